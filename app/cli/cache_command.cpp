@@ -1,0 +1,99 @@
+// backprop cache: where compiled kernels live, filling the cache, and clearing it.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cl/cache_location.h"
+#include "cl/context.h"
+#include "cl/device.h"
+#include "cl/kernel_cache.h"
+#include "cl/kernel_library.h"
+#include "cli/commands.h"
+#include "cli/format.h"
+
+namespace bps::cli {
+
+const char* const cache_help =
+    "usage: backprop cache info [--json]\n"
+    "       backprop cache warm [--device INDEX|NAME]\n"
+    "       backprop cache clear\n"
+    "\n"
+    "Compiled OpenCL programs are kept on disk per device so that the next start needs no\n"
+    "compiler. The folder is the platform's cache folder (on Linux ~/.cache/backprop-studio),\n"
+    "or BACKPROP_CACHE_DIR when set; the drivers' own caches (PoCL, NVIDIA, Intel) go beside it.\n"
+    "\n"
+    "  info     the folder, the entries per device and their size\n"
+    "  warm     build the engine's kernels for a device now, timing each program\n"
+    "  clear    delete every cached program\n";
+
+namespace {
+
+int cache_info(Arguments& arguments) {
+    const bool as_json = arguments.take_flag("--json");
+    arguments.expect_nothing_left();
+    const cl::CacheInfo info = cl::KernelCache(cl::kernel_cache_dir()).info();
+    if (as_json) {
+        nlohmann::json devices = nlohmann::json::array();
+        for (const cl::CacheDeviceUsage& device : info.devices)
+            devices.push_back({{"device", device.device_name},
+                               {"driver_version", device.driver_version},
+                               {"entries", device.entries},
+                               {"bytes", device.bytes}});
+        std::cout << nlohmann::json{{"location", info.dir.string()},
+                                    {"entries", info.entries},
+                                    {"bytes", info.bytes},
+                                    {"size_cap_bytes", info.size_cap_bytes},
+                                    {"devices", devices}}
+                         .dump(2)
+                  << "\n";
+        return exit_ok;
+    }
+    std::cout << "kernel cache: " << info.dir.string() << "\n"
+              << info.entries << " programs, " << format_bytes(info.bytes) << " of "
+              << format_bytes(info.size_cap_bytes) << " (least recently used are removed beyond that)\n";
+    for (const cl::CacheDeviceUsage& device : info.devices)
+        std::cout << "  " << device.device_name << " (driver " << device.driver_version << "): " << device.entries
+                  << " programs, " << format_bytes(device.bytes) << "\n";
+    return exit_ok;
+}
+
+int cache_warm(Arguments& arguments) {
+    const std::string request = cl::device_request(arguments.take_option("--device"));
+    arguments.expect_nothing_left();
+    const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
+    const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
+    cl::KernelCache cache(cl::kernel_cache_dir());
+    const cl::Context context(device);
+    double total = 0;
+    std::cout << "building the engine's kernels for " << device.name << "\n";
+    for (const cl::ProgramBuild& build : cl::build_engine_programs(context, &cache)) {
+        std::cout << "  " << build.name << ": " << (build.from_cache ? "loaded from cache" : "built from source")
+                  << " in " << format_milliseconds(build.milliseconds) << "\n";
+        total += build.milliseconds;
+    }
+    const cl::CacheStats& stats = cache.stats();
+    std::cout << "total " << format_milliseconds(total) << ": " << stats.hits << " from cache, " << stats.misses
+              << " built, " << stats.rejected << " damaged entries replaced\n";
+    if (!cache.last_error().empty()) std::cout << "note: the cache could not be written: " << cache.last_error() << "\n";
+    return exit_ok;
+}
+
+int cache_clear(Arguments& arguments) {
+    arguments.expect_nothing_left();
+    cl::KernelCache cache(cl::kernel_cache_dir());
+    const std::size_t removed = cache.clear();
+    std::cout << "removed " << removed << " cached programs from " << cache.dir().string() << "\n";
+    return exit_ok;
+}
+
+}  // namespace
+
+int run_cache(Arguments& arguments) {
+    const std::optional<std::string> action = arguments.take_word();
+    if (!action) throw UsageError("say what to do: info, warm or clear");
+    if (*action == "info") return cache_info(arguments);
+    if (*action == "warm") return cache_warm(arguments);
+    if (*action == "clear") return cache_clear(arguments);
+    throw UsageError("unknown cache action '" + *action + "'");
+}
+
+}  // namespace bps::cli

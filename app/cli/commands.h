@@ -1,0 +1,19 @@
+#pragma once
+// One function per `backprop` command; each returns the process exit status.
+#include "cli/arguments.h"
+
+namespace bps::cli {
+
+// Exit statuses shared by every command.
+constexpr int exit_ok = 0;
+constexpr int exit_failure = 1;
+constexpr int exit_usage = 2;
+constexpr int exit_no_opencl = 3;
+
+int run_devices(Arguments& arguments);
+int run_cache(Arguments& arguments);
+
+extern const char* const devices_help;
+extern const char* const cache_help;
+
+}  // namespace bps::cli

@@ -1,0 +1,75 @@
+// backprop: Backprop Studio's command line. It drives the same engine as the GUI.
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cl/cache_location.h"
+#include "cl/error.h"
+#include "cli/commands.h"
+
+namespace {
+
+const char* const main_help =
+    "backprop: Backprop Studio on the command line\n"
+    "\n"
+    "usage: backprop COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  devices   list the OpenCL devices and mark the one training uses\n"
+    "  cache     show, fill or clear the compiled-kernel cache\n"
+    "\n"
+    "Run 'backprop COMMAND --help' for a command's options.\n"
+    "Environment: BACKPROP_DEVICE picks a device like --device; BACKPROP_CACHE_DIR moves the cache.\n";
+
+struct Command {
+    const char* name;
+    int (*run)(bps::cli::Arguments&);
+    const char* help;
+};
+
+const Command commands[] = {
+    {"devices", bps::cli::run_devices, bps::cli::devices_help},
+    {"cache", bps::cli::run_cache, bps::cli::cache_help},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace bps::cli;
+    std::vector<std::string> words(argv + 1, argv + argc);
+    if (words.empty() || words[0] == "--help" || words[0] == "-h" || words[0] == "help") {
+        std::cout << main_help;
+        return words.empty() ? exit_usage : exit_ok;
+    }
+    if (words[0] == "--version") {
+        std::cout << "backprop " << BACKPROP_VERSION << "\n";
+        return exit_ok;
+    }
+    const Command* command = nullptr;
+    for (const Command& candidate : commands)
+        if (words[0] == candidate.name) command = &candidate;
+    if (!command) {
+        std::cerr << "backprop: unknown command '" << words[0] << "'\n\n" << main_help;
+        return exit_usage;
+    }
+    Arguments arguments(std::vector<std::string>(words.begin() + 1, words.end()));
+    if (arguments.take_flag("--help") || arguments.take_flag("-h")) {
+        std::cout << command->help;
+        return exit_ok;
+    }
+    try {
+        // Before the first OpenCL call, so the drivers' caches persist beside ours.
+        bps::cl::point_vendor_caches_into_cache_root();
+        return command->run(arguments);
+    } catch (const UsageError& error) {
+        std::cerr << "backprop " << command->name << ": " << error.what() << "\n\n" << command->help;
+        return exit_usage;
+    } catch (const bps::cl::NoOpenClError& error) {
+        std::cerr << error.what();
+        return exit_no_opencl;
+    } catch (const std::exception& error) {
+        std::cerr << "backprop " << command->name << ": error: " << error.what() << "\n";
+        return exit_failure;
+    }
+}

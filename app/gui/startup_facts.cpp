@@ -1,0 +1,36 @@
+#include "gui/startup_facts.h"
+
+#include "cl/device.h"
+#include "cl/error.h"
+#include "datasets/fashion_mnist_location.h"
+
+namespace bps::app {
+
+using ui::StartupFacts;
+
+StartupFacts gather_startup_facts(std::string& warning) {
+    StartupFacts facts;
+    try {
+        facts.devices = cl::discover_devices();
+    } catch (const std::exception& error) {  // a broken driver: say so and keep running
+        facts.device_problem = error.what();
+    }
+    if (facts.devices.empty() && facts.device_problem.empty()) facts.device_problem = cl::no_opencl_help();
+    if (!facts.devices.empty()) {
+        try {
+            facts.default_device = cl::select_device(facts.devices, cl::device_request(std::nullopt));
+        } catch (const std::exception& error) {  // BACKPROP_DEVICE names no device: use the best one
+            facts.default_device = cl::default_device_index(facts.devices);
+            warning = std::string("BACKPROP_DEVICE: ") + error.what();
+        }
+    }
+    if (!facts.device_problem.empty()) warning = facts.device_problem;
+    if (auto dir = datasets::find_fashion_mnist())
+        facts.dataset_status = "Fashion-MNIST: " + dir->string();
+    else
+        facts.dataset_status = datasets::fashion_mnist_missing_help();
+    return facts;
+}
+
+
+}  // namespace bps::app

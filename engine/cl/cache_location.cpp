@@ -1,0 +1,120 @@
+#include "cl/cache_location.h"
+
+#include <cstdlib>
+#include <optional>
+#include <system_error>
+
+namespace bps::cl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<std::string> get_env(const char* name) {
+#ifdef _WIN32
+    char* value = nullptr;
+    std::size_t len = 0;
+    if (_dupenv_s(&value, &len, name) != 0 || value == nullptr) return std::nullopt;
+    std::string s(value);
+    std::free(value);
+    return s;
+#else
+    const char* value = std::getenv(name);
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+#endif
+}
+
+#ifdef _WIN32
+std::wstring widen_ascii(const char* s) { return std::wstring(s, s + std::char_traits<char>::length(s)); }
+#endif
+
+// Paths go through the wide API on Windows so non-ASCII user folders survive.
+std::optional<fs::path> get_env_path(const char* name) {
+#ifdef _WIN32
+    wchar_t* value = nullptr;
+    std::size_t len = 0;
+    if (_wdupenv_s(&value, &len, widen_ascii(name).c_str()) != 0 || value == nullptr) {
+        return std::nullopt;
+    }
+    fs::path p(value);
+    std::free(value);
+    return p;
+#else
+    if (auto v = get_env(name)) return fs::path(*v);
+    return std::nullopt;
+#endif
+}
+
+bool set_env(const char* name, const std::string& value) {
+#ifdef _WIN32
+    return _putenv_s(name, value.c_str()) == 0;
+#else
+    return setenv(name, value.c_str(), 1) == 0;
+#endif
+}
+
+bool set_env_path(const char* name, const fs::path& value) {
+#ifdef _WIN32
+    return _wputenv_s(widen_ascii(name).c_str(), value.c_str()) == 0;
+#else
+    return set_env(name, value.string());
+#endif
+}
+
+std::string path_text(const fs::path& p) {
+    const auto u = p.u8string();
+    return std::string(reinterpret_cast<const char*>(u.data()), u.size());
+}
+
+}  // namespace
+
+fs::path cache_root() {
+    if (auto v = get_env_path("BACKPROP_CACHE_DIR"); v && !v->empty()) return *v;
+    fs::path base;
+#if defined(_WIN32)
+    if (auto v = get_env_path("LOCALAPPDATA"); v && !v->empty()) base = *v;
+#elif defined(__APPLE__)
+    if (auto v = get_env_path("HOME"); v && !v->empty()) base = *v / "Library" / "Caches";
+#else
+    // The XDG spec says relative values are invalid and must be ignored.
+    if (auto v = get_env_path("XDG_CACHE_HOME"); v && !v->empty() && v->is_absolute()) {
+        base = *v;
+    } else if (auto home = get_env_path("HOME"); home && !home->empty()) {
+        base = *home / ".cache";
+    }
+#endif
+    if (base.empty()) {
+        std::error_code ec;
+        base = fs::temp_directory_path(ec);
+    }
+    return base / "backprop-studio";
+}
+
+std::vector<std::string> point_vendor_caches_under(const fs::path& cache_root) {
+    std::vector<std::string> set;
+    const auto point = [&](const char* name, const fs::path& folder) {
+        if (auto v = get_env(name); v && !v->empty()) return false;  // the user's choice wins
+        std::error_code ec;
+        fs::create_directories(folder, ec);
+        if (ec) return false;
+        if (!set_env_path(name, folder)) return false;
+        set.push_back(std::string(name) + "=" + path_text(folder));
+        return true;
+    };
+    point("POCL_CACHE_DIR", cache_root / "pocl");
+    point("CUDA_CACHE_PATH", cache_root / "cuda");
+    // Persistence without a folder is useless, so only switch it on with ours.
+    if (point("NEO_CACHE_DIR", cache_root / "neo")) {
+        if (auto v = get_env("NEO_CACHE_PERSISTENT"); !v || v->empty()) {
+            if (set_env("NEO_CACHE_PERSISTENT", "1")) set.push_back("NEO_CACHE_PERSISTENT=1");
+        }
+    }
+    return set;
+}
+
+fs::path kernel_cache_dir() { return cache_root() / "kernels"; }
+
+std::vector<std::string> point_vendor_caches_into_cache_root() { return point_vendor_caches_under(cache_root()); }
+
+}  // namespace bps::cl

@@ -1,0 +1,27 @@
+#pragma once
+// Where Backprop Studio keeps compiled kernels, and pointing the drivers' own caches there.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace bps::cl {
+
+// BACKPROP_CACHE_DIR when set and non-empty; else the platform's cache folder +
+// "backprop-studio" (Linux: $XDG_CACHE_HOME if absolute, else ~/.cache; macOS:
+// ~/Library/Caches; Windows: %LOCALAPPDATA%), falling back to the temporary folder.
+std::filesystem::path cache_root();
+
+// cache_root()/kernels: our program binaries (a KernelCache folder).
+std::filesystem::path kernel_cache_dir();
+
+// Points vendor driver caches under cache_root where the user has not set them:
+// POCL_CACHE_DIR -> root/pocl, CUDA_CACHE_PATH -> root/cuda, NEO_CACHE_DIR -> root/neo with
+// NEO_CACHE_PERSISTENT=1 (Intel), so CLBlast's kernels persist too. Call before the first
+// OpenCL call. A variable whose folder cannot be created is left unset. Returns what it set,
+// as "NAME=value" lines, in that order.
+std::vector<std::string> point_vendor_caches_under(const std::filesystem::path& cache_root);
+
+// point_vendor_caches_under(cache_root()).
+std::vector<std::string> point_vendor_caches_into_cache_root();
+
+}  // namespace bps::cl

@@ -1,0 +1,152 @@
+#include "cl/device.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "cl/error.h"
+
+namespace bps::cl {
+
+namespace {
+
+constexpr cl_int platform_not_found_khr = -1001;
+
+std::string platform_string(cl_platform_id platform, cl_platform_info what, const char* name) {
+    std::size_t size = 0;
+    check(clGetPlatformInfo(platform, what, 0, nullptr, &size), "clGetPlatformInfo", name);
+    std::string text(size, '\0');
+    check(clGetPlatformInfo(platform, what, size, text.data(), nullptr), "clGetPlatformInfo", name);
+    while (!text.empty() && text.back() == '\0') text.pop_back();
+    return text;
+}
+
+std::string device_string(cl_device_id device, cl_device_info what, const char* name) {
+    std::size_t size = 0;
+    check(clGetDeviceInfo(device, what, 0, nullptr, &size), "clGetDeviceInfo", name);
+    std::string text(size, '\0');
+    check(clGetDeviceInfo(device, what, size, text.data(), nullptr), "clGetDeviceInfo", name);
+    while (!text.empty() && text.back() == '\0') text.pop_back();
+    return text;
+}
+
+template <typename T>
+T device_value(cl_device_id device, cl_device_info what, const char* name) {
+    T value{};
+    check(clGetDeviceInfo(device, what, sizeof(T), &value, nullptr), "clGetDeviceInfo", name);
+    return value;
+}
+
+DeviceKind classify(cl_device_type type, bool host_unified_memory) {
+    if (type & CL_DEVICE_TYPE_GPU) return host_unified_memory ? DeviceKind::IntegratedGpu : DeviceKind::DiscreteGpu;
+    if (type & CL_DEVICE_TYPE_ACCELERATOR) return DeviceKind::Accelerator;
+    return DeviceKind::Cpu;
+}
+
+DeviceInfo describe(cl_platform_id platform, cl_device_id device) {
+    DeviceInfo info;
+    info.platform = platform;
+    info.id = device;
+    info.platform_name = platform_string(platform, CL_PLATFORM_NAME, "CL_PLATFORM_NAME");
+    info.platform_version = platform_string(platform, CL_PLATFORM_VERSION, "CL_PLATFORM_VERSION");
+    info.name = device_string(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");
+    info.vendor = device_string(device, CL_DEVICE_VENDOR, "CL_DEVICE_VENDOR");
+    info.kind = classify(device_value<cl_device_type>(device, CL_DEVICE_TYPE, "CL_DEVICE_TYPE"),
+                         device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY, "CL_DEVICE_HOST_UNIFIED_MEMORY") == CL_TRUE);
+    info.compute_units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS, "CL_DEVICE_MAX_COMPUTE_UNITS");
+    info.clock_mhz = device_value<cl_uint>(device, CL_DEVICE_MAX_CLOCK_FREQUENCY, "CL_DEVICE_MAX_CLOCK_FREQUENCY");
+    info.global_memory_bytes = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE, "CL_DEVICE_GLOBAL_MEM_SIZE");
+    info.max_allocation_bytes = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+    info.local_memory_bytes = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE, "CL_DEVICE_LOCAL_MEM_SIZE");
+    info.max_work_group_size = device_value<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
+    info.opencl_c_version = device_string(device, CL_DEVICE_OPENCL_C_VERSION, "CL_DEVICE_OPENCL_C_VERSION");
+    info.driver_version = device_string(device, CL_DRIVER_VERSION, "CL_DRIVER_VERSION");
+    const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS");
+    info.fp16 = extensions.find("cl_khr_fp16") != std::string::npos;
+    // OpenCL 1.2 made fp64 optional core: a non-zero double config means it is there.
+    info.fp64 = extensions.find("cl_khr_fp64") != std::string::npos ||
+                device_value<cl_device_fp_config>(device, CL_DEVICE_DOUBLE_FP_CONFIG, "CL_DEVICE_DOUBLE_FP_CONFIG") != 0;
+    return info;
+}
+
+std::string lower(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+}  // namespace
+
+std::string_view kind_name(DeviceKind kind) {
+    switch (kind) {
+    case DeviceKind::DiscreteGpu: return "discrete GPU";
+    case DeviceKind::IntegratedGpu: return "integrated GPU";
+    case DeviceKind::Accelerator: return "accelerator";
+    case DeviceKind::Cpu: return "CPU";
+    }
+    return "unknown";
+}
+
+std::vector<DeviceInfo> discover_devices() {
+    cl_uint platform_count = 0;
+    const cl_int status = clGetPlatformIDs(0, nullptr, &platform_count);
+    if (status == platform_not_found_khr || (status == CL_SUCCESS && platform_count == 0)) return {};
+    check(status, "clGetPlatformIDs");
+    std::vector<cl_platform_id> platforms(platform_count);
+    check(clGetPlatformIDs(platform_count, platforms.data(), nullptr), "clGetPlatformIDs");
+
+    std::vector<DeviceInfo> devices;
+    for (cl_platform_id platform : platforms) {
+        cl_uint device_count = 0;
+        const cl_int found = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &device_count);
+        if (found == CL_DEVICE_NOT_FOUND) continue;  // a platform with no device is not an error
+        check(found, "clGetDeviceIDs");
+        std::vector<cl_device_id> ids(device_count);
+        check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, device_count, ids.data(), nullptr), "clGetDeviceIDs");
+        for (cl_device_id id : ids) {
+            devices.push_back(describe(platform, id));
+            devices.back().index = devices.size() - 1;
+        }
+    }
+    return devices;
+}
+
+std::size_t default_device_index(const std::vector<DeviceInfo>& devices) {
+    if (devices.empty()) throw NoOpenClError();
+    const auto better = [](const DeviceInfo& a, const DeviceInfo& b) {
+        if (a.kind != b.kind) return a.kind < b.kind;
+        return a.compute_units > b.compute_units;
+    };
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < devices.size(); ++i)
+        if (better(devices[i], devices[best])) best = i;
+    return best;
+}
+
+std::size_t select_device(const std::vector<DeviceInfo>& devices, std::string_view request) {
+    if (devices.empty()) throw NoOpenClError();
+    if (request.empty()) return default_device_index(devices);
+    const bool is_number = std::all_of(request.begin(), request.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (is_number) {
+        const unsigned long index = std::strtoul(std::string(request).c_str(), nullptr, 10);
+        if (index < devices.size()) return index;
+    } else {
+        const std::string wanted = lower(request);
+        for (const DeviceInfo& device : devices)
+            if (lower(device.name).find(wanted) != std::string::npos) return device.index;
+    }
+    std::string message = "no OpenCL device matches '" + std::string(request) +
+                          "' (give an index or part of a name). The devices are:\n";
+    for (const DeviceInfo& device : devices)
+        message += "  " + std::to_string(device.index) + ": " + device.name + " (" + device.platform_name + ")\n";
+    throw std::runtime_error(message);
+}
+
+std::string device_request(const std::optional<std::string>& flag) {
+    if (flag) return *flag;
+    const char* env = std::getenv("BACKPROP_DEVICE");  // NOLINT(concurrency-mt-unsafe): read at start-up
+    return env ? std::string(env) : std::string();
+}
+
+}  // namespace bps::cl

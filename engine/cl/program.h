@@ -1,0 +1,61 @@
+#pragma once
+// A program built for one device (from the kernel cache when it holds a valid binary), and
+// the kernels taken from it.
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "cl/context.h"
+#include "cl/handle.h"
+
+namespace bps::cl {
+
+class KernelCache;
+
+class Program {
+public:
+    // Builds `source` with `options` for the context's device. With a cache, a valid cached
+    // binary is used and a binary built from source is stored. A compile error throws ClError
+    // carrying the compiler's build log. `name` (e.g. "elementwise") appears in errors.
+    Program(const Context& context, std::string name, std::string_view source, std::string options = {},
+            KernelCache* cache = nullptr);
+    cl_program get() const noexcept { return program_.get(); }
+    const std::string& name() const noexcept { return name_; }
+    bool from_cache() const noexcept { return from_cache_; }
+
+private:
+    std::string name_;
+    bool from_cache_ = false;
+    Handle<cl_program, clRetainProgram, clReleaseProgram> program_;
+};
+
+class Kernel {
+public:
+    Kernel(const Program& program, const std::string& name);
+    cl_kernel get() const noexcept { return kernel_.get(); }
+    const std::string& name() const noexcept { return name_; }
+
+    template <typename T>
+    Kernel& arg(cl_uint index, const T& value) {
+        set_arg(index, sizeof(T), &value);
+        return *this;
+    }
+    Kernel& arg(cl_uint index, const Buffer& buffer) {
+        cl_mem mem = buffer.get();
+        set_arg(index, sizeof(cl_mem), &mem);
+        return *this;
+    }
+
+    // One-dimensional launch of `items` work-items; the global size is rounded up to a whole
+    // number of work-groups (kernels check their bound). local 0 lets the driver choose.
+    void run(const Queue& queue, std::size_t items, std::size_t local = 0) const;
+
+private:
+    void set_arg(cl_uint index, std::size_t size, const void* value);
+    std::string name_;
+    Handle<cl_kernel, clRetainKernel, clReleaseKernel> kernel_;
+};
+
+}  // namespace bps::cl

@@ -1,0 +1,114 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli.h"
+#include "support/process.h"
+#include "support/temp_dir.h"
+
+using namespace bps::test;
+
+namespace {
+
+std::size_t count_occurrences(const std::string& text, const std::string& what) {
+    std::size_t count = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
+    return count;
+}
+
+std::size_t files_with_extension(const std::filesystem::path& dir, const std::string& extension) {
+    std::size_t count = 0;
+    for (const auto& item : std::filesystem::recursive_directory_iterator(dir))
+        if (item.is_regular_file() && item.path().extension() == extension) ++count;
+    return count;
+}
+
+nlohmann::json cache_info() {
+    const ProcessResult result = run_command_stdout(backprop("cache info --json"));
+    REQUIRE(result.exit_code == 0);
+    return nlohmann::json::parse(result.output);
+}
+
+}  // namespace
+
+TEST_CASE("cache warm builds the engine's kernels once and the second run loads every one from the cache") {
+    TempDir dir("cli-cache");
+    ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", dir.path().string());
+
+    const ProcessResult cold = run_command(backprop("cache warm"));
+    REQUIRE(cold.exit_code == 0);
+    const std::size_t programs = count_occurrences(cold.output, "built from source");
+    CHECK(programs >= 1);
+    CHECK(count_occurrences(cold.output, "loaded from cache") == 0);
+
+    const ProcessResult warm = run_command(backprop("cache warm"));
+    REQUIRE(warm.exit_code == 0);
+    CHECK(count_occurrences(warm.output, "loaded from cache") == programs);
+    CHECK_THAT(warm.output, Catch::Contains(std::to_string(programs) + " from cache, 0 built"));
+
+    const nlohmann::json info = cache_info();
+    CHECK(info["location"] == (dir.path() / "kernels").string());
+    CHECK(info["entries"] == programs);
+    CHECK(info["bytes"].get<std::uint64_t>() > 0);
+    REQUIRE(info["devices"].size() == 1);
+    CHECK(info["devices"][0]["entries"] == programs);
+    CHECK_FALSE(info["devices"][0]["device"].get<std::string>().empty());
+
+    const ProcessResult text = run_command(backprop("cache info"));
+    CHECK(text.exit_code == 0);
+    CHECK_THAT(text.output, Catch::Contains((dir.path() / "kernels").string()));
+    CHECK_THAT(text.output, Catch::Contains(std::to_string(programs) + " programs"));
+
+    const ProcessResult cleared = run_command(backprop("cache clear"));
+    CHECK(cleared.exit_code == 0);
+    CHECK_THAT(cleared.output, Catch::Contains("removed " + std::to_string(programs) + " cached programs"));
+    CHECK(cache_info()["entries"] == 0);
+}
+
+TEST_CASE("two processes warming the same cache at once both succeed and leave one valid entry per program") {
+    TempDir dir("cli-cache-race");
+    ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", dir.path().string());
+    ProcessResult first, second;
+    std::thread a([&] { first = run_command(backprop("cache warm")); });
+    std::thread b([&] { second = run_command(backprop("cache warm")); });
+    a.join();
+    b.join();
+    INFO(first.output << second.output);
+    CHECK(first.exit_code == 0);
+    CHECK(second.exit_code == 0);
+    const std::size_t programs =
+        count_occurrences(first.output, "built from source") + count_occurrences(first.output, "loaded from cache");
+    REQUIRE(programs >= 1);
+
+    CHECK(files_with_extension(dir.path() / "kernels", ".tmp") == 0);
+    const ProcessResult after = run_command(backprop("cache warm"));
+    CHECK(after.exit_code == 0);
+    CHECK(count_occurrences(after.output, "built from source") == 0);
+    CHECK(count_occurrences(after.output, "loaded from cache") == programs);
+    CHECK(cache_info()["entries"] == programs);
+    CHECK(files_with_extension(dir.path() / "kernels", ".bin") == programs);
+}
+
+TEST_CASE("PoCL's own cache goes under the kernel cache folder unless the user set POCL_CACHE_DIR") {
+    TempDir dir("cli-cache-vendor");
+    ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", dir.path().string());
+    ScopedEnvironment pocl("POCL_CACHE_DIR", std::nullopt);
+    const ProcessResult result = run_command(backprop("cache warm"));
+    REQUIRE(result.exit_code == 0);
+    const nlohmann::json devices = nlohmann::json::parse(run_command_stdout(backprop("devices --json")).output);
+    const std::string platform = devices["devices"][devices["chosen"].get<std::size_t>()]["platform"];
+    if (platform != "Portable Computing Language") {
+        WARN("the device is not PoCL; its cache folder is not checked");
+        return;
+    }
+    REQUIRE(std::filesystem::is_directory(dir.path() / "pocl"));
+    CHECK_FALSE(std::filesystem::is_empty(dir.path() / "pocl"));
+}
+
+TEST_CASE("cache with no or an unknown action is a usage error") {
+    CHECK(run_command(backprop("cache")).exit_code == 2);
+    const ProcessResult unknown = run_command(backprop("cache explode"));
+    CHECK(unknown.exit_code == 2);
+    CHECK_THAT(unknown.output, Catch::Contains("unknown cache action 'explode'"));
+}

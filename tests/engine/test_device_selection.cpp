@@ -1,0 +1,77 @@
+#include <catch2/catch.hpp>
+
+#include "cl/device.h"
+#include "cl/error.h"
+#include "support/process.h"
+
+using namespace bps;
+
+namespace {
+cl::DeviceInfo device(std::size_t index, const std::string& name, cl::DeviceKind kind, std::uint32_t compute_units) {
+    cl::DeviceInfo info;
+    info.index = index;
+    info.name = name;
+    info.platform_name = "Test platform";
+    info.kind = kind;
+    info.compute_units = compute_units;
+    return info;
+}
+}  // namespace
+
+TEST_CASE("the default is a discrete GPU, then integrated, then accelerator, then CPU") {
+    std::vector<cl::DeviceInfo> devices = {
+        device(0, "Big CPU", cl::DeviceKind::Cpu, 64),
+        device(1, "Accelerator", cl::DeviceKind::Accelerator, 8),
+        device(2, "Laptop iGPU", cl::DeviceKind::IntegratedGpu, 24),
+        device(3, "Discrete GPU", cl::DeviceKind::DiscreteGpu, 20),
+    };
+    CHECK(cl::default_device_index(devices) == 3);
+    devices.pop_back();
+    CHECK(cl::default_device_index(devices) == 2);
+    devices.pop_back();
+    CHECK(cl::default_device_index(devices) == 1);
+    devices.pop_back();
+    CHECK(cl::default_device_index(devices) == 0);
+}
+
+TEST_CASE("within a kind the device with the most compute units is the default") {
+    const std::vector<cl::DeviceInfo> devices = {
+        device(0, "Small GPU", cl::DeviceKind::DiscreteGpu, 16),
+        device(1, "Large GPU", cl::DeviceKind::DiscreteGpu, 132),
+        device(2, "Medium GPU", cl::DeviceKind::DiscreteGpu, 40),
+    };
+    CHECK(cl::default_device_index(devices) == 1);
+}
+
+TEST_CASE("a device is chosen by index or by a case-insensitive part of its name") {
+    const std::vector<cl::DeviceInfo> devices = {
+        device(0, "pthread-skylake-avx512", cl::DeviceKind::Cpu, 2),
+        device(1, "NVIDIA H100 80GB HBM3", cl::DeviceKind::DiscreteGpu, 132),
+    };
+    CHECK(cl::select_device(devices, "") == 1);
+    CHECK(cl::select_device(devices, "0") == 0);
+    CHECK(cl::select_device(devices, "h100") == 1);
+    CHECK(cl::select_device(devices, "SKYLAKE") == 0);
+}
+
+TEST_CASE("an unknown device request names the request and lists the devices") {
+    const std::vector<cl::DeviceInfo> devices = {device(0, "pthread-skylake", cl::DeviceKind::Cpu, 2)};
+    CHECK_THROWS_WITH(cl::select_device(devices, "radeon"),
+                      Catch::Contains("no OpenCL device matches 'radeon'") && Catch::Contains("0: pthread-skylake"));
+    CHECK_THROWS_WITH(cl::select_device(devices, "7"), Catch::Contains("no OpenCL device matches '7'"));
+}
+
+TEST_CASE("choosing from no devices says how to install a driver") {
+    CHECK_THROWS_AS(cl::select_device({}, ""), cl::NoOpenClError);
+    CHECK_THROWS_AS(cl::default_device_index({}), cl::NoOpenClError);
+}
+
+TEST_CASE("the --device flag wins over BACKPROP_DEVICE, which wins over the default") {
+    {
+        test::ScopedEnvironment env("BACKPROP_DEVICE", "gpu");
+        CHECK(cl::device_request(std::string("cpu")) == "cpu");
+        CHECK(cl::device_request(std::nullopt) == "gpu");
+    }
+    test::unset_environment("BACKPROP_DEVICE");
+    CHECK(cl::device_request(std::nullopt).empty());
+}

@@ -1,0 +1,60 @@
+// The main window under the offscreen platform, with the real devices (PoCL in CI).
+#include <QLabel>
+#include <QTableView>
+#include <QTest>
+
+#include "devices/device_list_model.h"
+#include "devices/device_panel.h"
+#include "gui/startup_facts.h"
+#include "main_window/main_window.h"
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void opensAndListsTheDevicesWithTheDefaultMarked() {
+        std::string warning;
+        bps::ui::StartupFacts facts = bps::app::gather_startup_facts(warning);
+        QVERIFY2(warning.empty(), warning.c_str());
+        QVERIFY(!facts.devices.empty());
+        const std::vector<bps::cl::DeviceInfo> devices = facts.devices;
+        const std::size_t chosen = facts.default_device;
+
+        bps::ui::MainWindow window(std::move(facts));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.windowTitle(), QString("Backprop Studio"));
+
+        QTableView* table = window.device_panel()->table();
+        QVERIFY(table->isVisible());
+        const QAbstractItemModel* model = table->model();
+        QCOMPARE(model->rowCount(), static_cast<int>(devices.size()));
+        bool lists_pocl = false;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QString name = model->index(row, bps::ui::DeviceListModel::Name).data().toString();
+            const QString platform = model->index(row, bps::ui::DeviceListModel::Platform).data().toString();
+            const QString marker = model->index(row, bps::ui::DeviceListModel::Marker).data().toString();
+            QCOMPARE(name, QString::fromStdString(devices[static_cast<std::size_t>(row)].name));
+            QCOMPARE(marker, static_cast<std::size_t>(row) == chosen ? QString("default") : QString());
+            lists_pocl = lists_pocl || platform == "Portable Computing Language";
+        }
+        QVERIFY2(lists_pocl, "PoCL is not in the device list");
+        QVERIFY(window.device_panel()->summary()->text().contains(
+            QString::fromStdString(devices[chosen].name).toHtmlEscaped()));
+        const auto* dataset = window.findChild<QLabel*>("datasetStatus");
+        QVERIFY(dataset);
+        QVERIFY(dataset->text().contains("Fashion-MNIST"));
+    }
+
+    void anUnknownBackpropDeviceFallsBackToTheDefaultWithAWarning() {
+        qputenv("BACKPROP_DEVICE", "no-such-device-xyz");
+        std::string warning;
+        const bps::ui::StartupFacts facts = bps::app::gather_startup_facts(warning);
+        qunsetenv("BACKPROP_DEVICE");
+        QVERIFY(!facts.devices.empty());
+        QCOMPARE(facts.default_device, bps::cl::default_device_index(facts.devices));
+        QVERIFY(QString::fromStdString(warning).contains("no OpenCL device matches 'no-such-device-xyz'"));
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "test_main_window.moc"

@@ -1,0 +1,33 @@
+// The main window when no OpenCL platform is installed (CTest points OCL_ICD_VENDORS at an
+// empty folder): it opens and shows how to install a driver instead of crashing.
+#include <QLabel>
+#include <QTableView>
+#include <QTest>
+
+#include "devices/device_panel.h"
+#include "gui/startup_facts.h"
+#include "main_window/main_window.h"
+
+class NoOpenClTest : public QObject {
+    Q_OBJECT
+private slots:
+    void theWindowOpensAndExplainsHowToInstallADriver() {
+        std::string warning;
+        bps::ui::StartupFacts facts = bps::app::gather_startup_facts(warning);
+        QVERIFY(facts.devices.empty());
+        QVERIFY(QString::fromStdString(warning).contains("No OpenCL platform was found"));
+
+        bps::ui::MainWindow window(std::move(facts));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(!window.device_panel()->table()->isVisible());
+        const QString shown = window.device_panel()->summary()->text();
+        QVERIFY(shown.contains("No OpenCL platform was found"));
+#if defined(__linux__)
+        QVERIFY(shown.contains("pocl-opencl-icd"));
+#endif
+    }
+};
+
+QTEST_MAIN(NoOpenClTest)
+#include "test_no_opencl.moc"

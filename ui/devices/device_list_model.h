@@ -1,0 +1,29 @@
+#pragma once
+// The OpenCL devices as a table model: one row per device, the default one marked.
+#include <QAbstractTableModel>
+#include <vector>
+
+#include "cl/device.h"
+
+namespace bps::ui {
+
+class DeviceListModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Marker, Name, Kind, ComputeUnits, Memory, OpenClC, Driver, Platform, ColumnCount };
+
+    DeviceListModel(std::vector<cl::DeviceInfo> devices, std::size_t default_index, QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    std::size_t default_index() const { return default_index_; }
+
+private:
+    std::vector<cl::DeviceInfo> devices_;
+    std::size_t default_index_;
+};
+
+}  // namespace bps::ui
