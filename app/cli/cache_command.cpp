@@ -48,11 +48,11 @@ int cache_info(Arguments& arguments) {
         return exit_ok;
     }
     std::cout << "kernel cache: " << info.dir.string() << "\n"
-              << info.entries << " programs, " << format_bytes(info.bytes) << " of "
+              << format_count(info.entries, "program") << ", " << format_bytes(info.bytes) << " of "
               << format_bytes(info.size_cap_bytes) << " (least recently used are removed beyond that)\n";
     for (const cl::CacheDeviceUsage& device : info.devices)
-        std::cout << "  " << device.device_name << " (driver " << device.driver_version << "): " << device.entries
-                  << " programs, " << format_bytes(device.bytes) << "\n";
+        std::cout << "  " << device.device_name << " (driver " << device.driver_version << "): "
+                  << format_count(device.entries, "program") << ", " << format_bytes(device.bytes) << "\n";
     return exit_ok;
 }
 
@@ -81,7 +81,7 @@ int cache_clear(Arguments& arguments) {
     arguments.expect_nothing_left();
     cl::KernelCache cache(cl::kernel_cache_dir());
     const std::size_t removed = cache.clear();
-    std::cout << "removed " << removed << " cached programs from " << cache.dir().string() << "\n";
+    std::cout << "removed " << format_count(removed, "cached program") << " from " << cache.dir().string() << "\n";
     return exit_ok;
 }
 

@@ -29,4 +29,8 @@ std::string format_milliseconds(double milliseconds) {
     return text;
 }
 
+std::string format_count(std::size_t count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 }  // namespace bps::cli

@@ -1,11 +1,10 @@
 // backprop-studio: the Qt window. Discovery runs in the engine; the ui only shows the result.
 #include <QApplication>
-#include <QMessageBox>
 
 #include "cl/cache_location.h"
 #include "gui/startup_facts.h"
+#include "gui/startup_warning.h"
 #include "main_window/main_window.h"
-
 
 int main(int argc, char** argv) {
     bps::cl::point_vendor_caches_into_cache_root();  // before the first OpenCL call
@@ -16,7 +15,6 @@ int main(int argc, char** argv) {
     std::string warning;
     bps::ui::MainWindow window(bps::app::gather_startup_facts(warning));
     window.show();
-    if (!warning.empty())
-        QMessageBox::warning(&window, QObject::tr("OpenCL devices"), QString::fromStdString(warning));
+    if (!warning.empty()) bps::app::show_startup_warning(&window, warning);
     return QApplication::exec();
 }

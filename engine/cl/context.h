@@ -1,6 +1,6 @@
 #pragma once
 // A context and an in-order command queue on one device: what a training session owns.
-#include <CL/cl.h>
+#include "cl/opencl.h"
 
 #include <cstddef>
 #include <string>

@@ -13,22 +13,24 @@ namespace {
 
 constexpr cl_int platform_not_found_khr = -1001;
 
-std::string platform_string(cl_platform_id platform, cl_platform_info what, const char* name) {
+// A string property of a platform or device; drivers include the terminating NUL in the size.
+template <typename Object, typename Query>
+std::string info_string(cl_int(CL_API_CALL* get_info)(Object, Query, std::size_t, void*, std::size_t*),
+                        const char* call, Object object, Query what, const char* name) {
     std::size_t size = 0;
-    check(clGetPlatformInfo(platform, what, 0, nullptr, &size), "clGetPlatformInfo", name);
+    check(get_info(object, what, 0, nullptr, &size), call, name);
     std::string text(size, '\0');
-    check(clGetPlatformInfo(platform, what, size, text.data(), nullptr), "clGetPlatformInfo", name);
+    check(get_info(object, what, size, text.data(), nullptr), call, name);
     while (!text.empty() && text.back() == '\0') text.pop_back();
     return text;
 }
 
+std::string platform_string(cl_platform_id platform, cl_platform_info what, const char* name) {
+    return info_string(clGetPlatformInfo, "clGetPlatformInfo", platform, what, name);
+}
+
 std::string device_string(cl_device_id device, cl_device_info what, const char* name) {
-    std::size_t size = 0;
-    check(clGetDeviceInfo(device, what, 0, nullptr, &size), "clGetDeviceInfo", name);
-    std::string text(size, '\0');
-    check(clGetDeviceInfo(device, what, size, text.data(), nullptr), "clGetDeviceInfo", name);
-    while (!text.empty() && text.back() == '\0') text.pop_back();
-    return text;
+    return info_string(clGetDeviceInfo, "clGetDeviceInfo", device, what, name);
 }
 
 template <typename T>

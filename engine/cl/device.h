@@ -1,6 +1,6 @@
 #pragma once
 // Discovery of every OpenCL platform and device, and the choice of the device to train on.
-#include <CL/cl.h>
+#include "cl/opencl.h"
 
 #include <cstdint>
 #include <optional>

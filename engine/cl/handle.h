@@ -1,6 +1,6 @@
 #pragma once
 // Owning wrapper of one OpenCL object: releases it once, copies retain it.
-#include <CL/cl.h>
+#include "cl/opencl.h"
 
 #include <utility>
 

@@ -1,7 +1,7 @@
 #pragma once
 // A program built for one device (from the kernel cache when it holds a valid binary), and
 // the kernels taken from it.
-#include <CL/cl.h>
+#include "cl/opencl.h"
 
 #include <cstddef>
 #include <string>

@@ -17,6 +17,10 @@ std::size_t count_occurrences(const std::string& text, const std::string& what) 
     return count;
 }
 
+std::string count_of(std::size_t count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 std::size_t files_with_extension(const std::filesystem::path& dir, const std::string& extension) {
     std::size_t count = 0;
     for (const auto& item : std::filesystem::recursive_directory_iterator(dir))
@@ -58,11 +62,11 @@ TEST_CASE("cache warm builds the engine's kernels once and the second run loads 
     const ProcessResult text = run_command(backprop("cache info"));
     CHECK(text.exit_code == 0);
     CHECK_THAT(text.output, Catch::Contains((dir.path() / "kernels").string()));
-    CHECK_THAT(text.output, Catch::Contains(std::to_string(programs) + " programs"));
+    CHECK_THAT(text.output, Catch::Contains(count_of(programs, "program") + ", "));
 
     const ProcessResult cleared = run_command(backprop("cache clear"));
     CHECK(cleared.exit_code == 0);
-    CHECK_THAT(cleared.output, Catch::Contains("removed " + std::to_string(programs) + " cached programs"));
+    CHECK_THAT(cleared.output, Catch::Contains("removed " + count_of(programs, "cached program") + " from"));
     CHECK(cache_info()["entries"] == 0);
 }
 

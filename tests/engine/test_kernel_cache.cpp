@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/temp_dir.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <atomic>
@@ -20,22 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh folder per test, removed again when the test ends.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::random_device rd;
-        path = fs::temp_directory_path() /
-               ("bps-kernel-cache-test-" + std::to_string(rd()) + "-" + std::to_string(rd()));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-};
 
 CacheKey make_key(const std::string& source = "__kernel void k(__global float* x) { x[0] = 1.0f; }") {
     CacheKey k;
@@ -83,15 +69,15 @@ std::size_t header_size(const CacheKey& key) {
 
 TEST_CASE("A stored binary loads back byte-identical and counts one hit while an unknown key is a miss",
           "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     const auto key = make_key();
     const auto binary = make_binary(4096);
 
     REQUIRE(cache.store(key, binary));
     CHECK(cache.stats().stored == 1);
     CHECK(fs::file_size(cache.entry_path(key)) == KernelCache::entry_bytes(key, binary.size()));
-    CHECK(cache.entry_path(key).parent_path().parent_path() == tmp.path);
+    CHECK(cache.entry_path(key).parent_path().parent_path() == tmp.path());
 
     const auto loaded = cache.load(key);
     REQUIRE(loaded.has_value());
@@ -106,8 +92,8 @@ TEST_CASE("A stored binary loads back byte-identical and counts one hit while an
 }
 
 TEST_CASE("An empty binary round-trips", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     REQUIRE(cache.store(make_key(), {}));
     const auto loaded = cache.load(make_key());
     REQUIRE(loaded.has_value());
@@ -143,8 +129,8 @@ TEST_CASE("Device folder names are sanitised and end in 8 hex digits", "[kernel_
 
 TEST_CASE("Flipping one payload byte is rejected and deletes the entry and storing again loads",
           "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     const auto key = make_key();
     const auto binary = make_binary(1000);
     REQUIRE(cache.store(key, binary));
@@ -167,8 +153,8 @@ TEST_CASE("Flipping one payload byte is rejected and deletes the entry and stori
 }
 
 TEST_CASE("Flipping one header byte in the device name is rejected", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     const auto key = make_key();
     REQUIRE(cache.store(key, make_binary(100)));
 
@@ -185,8 +171,8 @@ TEST_CASE("Flipping one header byte in the device name is rejected", "[kernel_ca
 }
 
 TEST_CASE("Every single-byte flip anywhere in an entry is rejected", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     const auto key = make_key();
     const auto binary = make_binary(64);
     REQUIRE(cache.store(key, binary));
@@ -205,8 +191,8 @@ TEST_CASE("Every single-byte flip anywhere in an entry is rejected", "[kernel_ca
 }
 
 TEST_CASE("A truncated entry is rejected at every length without crashing", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     const auto key = make_key();
     const auto binary = make_binary(256);
     REQUIRE(cache.store(key, binary));
@@ -229,8 +215,8 @@ TEST_CASE("A truncated entry is rejected at every length without crashing", "[ke
 }
 
 TEST_CASE("Trailing bytes after the payload are rejected", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     const auto key = make_key();
     REQUIRE(cache.store(key, make_binary(32)));
     auto bytes = read_file(cache.entry_path(key));
@@ -241,8 +227,8 @@ TEST_CASE("Trailing bytes after the payload are rejected", "[kernel_cache]") {
 }
 
 TEST_CASE("A key differing in one field misses and the original still hits", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     const auto key = make_key();
     const auto binary = make_binary(300);
     REQUIRE(cache.store(key, binary));
@@ -272,8 +258,8 @@ TEST_CASE("A key differing in one field misses and the original still hits", "[k
 }
 
 TEST_CASE("An entry stored under another key's file name is rejected as mismatching", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     const auto key = make_key();
     auto other = key;
     other.build_options = "-cl-std=CL2.0";
@@ -289,8 +275,8 @@ TEST_CASE("An entry stored under another key's file name is rejected as mismatch
 }
 
 TEST_CASE("A header claiming a 2^60-byte payload is rejected without allocating", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     const auto key = make_key();
     REQUIRE(cache.store(key, make_binary(16)));
     const auto path = cache.entry_path(key);
@@ -312,8 +298,8 @@ TEST_CASE("A header claiming a 2^60-byte payload is rejected without allocating"
 }
 
 TEST_CASE("A header string length pointing past the end is rejected", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     const auto key = make_key();
     REQUIRE(cache.store(key, make_binary(16)));
     const auto path = cache.entry_path(key);
@@ -329,14 +315,14 @@ TEST_CASE("A header string length pointing past the end is rejected", "[kernel_c
 }
 
 TEST_CASE("The size cap evicts the least recently used entry", "[kernel_cache]") {
-    TempDir tmp;
+    bps::test::TempDir tmp("kernel-cache");
     const auto a = make_key("kernel A");
     const auto b = make_key("kernel B");
     const auto c = make_key("kernel C");
     const auto d = make_key("kernel D");
     const auto binary = make_binary(1000);
     const auto one = KernelCache::entry_bytes(a, binary.size());
-    KernelCache cache(tmp.path, 3 * one + one / 2);
+    KernelCache cache(tmp.path(), 3 * one + one / 2);
 
     REQUIRE(cache.store(a, binary));
     REQUIRE(cache.store(b, binary));
@@ -363,10 +349,10 @@ TEST_CASE("The size cap evicts the least recently used entry", "[kernel_cache]")
 }
 
 TEST_CASE("An entry larger than the cap alone is not stored and evicts nothing", "[kernel_cache]") {
-    TempDir tmp;
+    bps::test::TempDir tmp("kernel-cache");
     const auto small = make_key("small");
     const auto big = make_key("big");
-    KernelCache cache(tmp.path, KernelCache::entry_bytes(small, 100) + 10);
+    KernelCache cache(tmp.path(), KernelCache::entry_bytes(small, 100) + 10);
     REQUIRE(cache.store(small, make_binary(100)));
 
     CHECK_FALSE(cache.store(big, make_binary(1000)));
@@ -378,7 +364,7 @@ TEST_CASE("An entry larger than the cap alone is not stored and evicts nothing",
 }
 
 TEST_CASE("Eight threads storing the same key leave exactly one valid entry", "[kernel_cache]") {
-    TempDir tmp;
+    bps::test::TempDir tmp("kernel-cache");
     const auto key = make_key();
     const auto binary = make_binary(200000);
     constexpr int threads = 8;
@@ -390,7 +376,7 @@ TEST_CASE("Eight threads storing the same key leave exactly one valid entry", "[
     for (int t = 0; t < threads; ++t) {
         workers.emplace_back([&] {
             // One instance per thread: the same situation as separate processes.
-            KernelCache cache(tmp.path);
+            KernelCache cache(tmp.path());
             while (!go.load()) std::this_thread::yield();
             for (int r = 0; r < rounds; ++r) {
                 if (cache.store(key, binary)) ++successes;
@@ -401,18 +387,18 @@ TEST_CASE("Eight threads storing the same key leave exactly one valid entry", "[
     for (auto& w : workers) w.join();
 
     CHECK(successes.load() == threads * rounds);
-    KernelCache cache(tmp.path);
+    KernelCache cache(tmp.path());
     const auto folder = cache.entry_path(key).parent_path();
     CHECK(count_with_extension(folder, ".bin") == 1);
-    CHECK(count_with_extension(tmp.path, ".tmp") == 0);
+    CHECK(count_with_extension(tmp.path(), ".tmp") == 0);
     const auto loaded = cache.load(key);
     REQUIRE(loaded.has_value());
     CHECK(*loaded == binary);
 }
 
 TEST_CASE("One instance shared by eight threads stores and loads consistently", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     std::vector<std::thread> workers;
     std::atomic<int> good{0};
     for (int t = 0; t < 8; ++t) {
@@ -435,8 +421,8 @@ TEST_CASE("One instance shared by eight threads stores and loads consistently", 
 }
 
 TEST_CASE("clear() removes everything and info() then reports no entries", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     REQUIRE(cache.store(make_key("one"), make_binary(10)));
     REQUIRE(cache.store(make_key("two"), make_binary(20)));
     // A temp file left behind by a crashed writer.
@@ -448,17 +434,17 @@ TEST_CASE("clear() removes everything and info() then reports no entries", "[ker
     CHECK(after.entries == 0);
     CHECK(after.bytes == 0);
     CHECK(after.devices.empty());
-    CHECK(count_with_extension(tmp.path, ".tmp") == 0);
-    CHECK(count_with_extension(tmp.path, ".bin") == 0);
+    CHECK(count_with_extension(tmp.path(), ".tmp") == 0);
+    CHECK(count_with_extension(tmp.path(), ".bin") == 0);
     CHECK_FALSE(cache.load(make_key("one")).has_value());
 }
 
 TEST_CASE("Eviction removes stale temp files but keeps fresh ones", "[kernel_cache]") {
-    TempDir tmp;
+    bps::test::TempDir tmp("kernel-cache");
     const auto x = make_key("x");
     const auto y = make_key("y");
     // Room for exactly one entry, so the second store has to evict.
-    KernelCache cache(tmp.path, KernelCache::entry_bytes(x, 10));
+    KernelCache cache(tmp.path(), KernelCache::entry_bytes(x, 10));
     const auto folder = cache.entry_path(x).parent_path();
     fs::create_directories(folder);
     const auto stale = folder / "stale.1-1.tmp";
@@ -479,8 +465,8 @@ TEST_CASE("Eviction removes stale temp files but keeps fresh ones", "[kernel_cac
 }
 
 TEST_CASE("info() reports entry counts and bytes per device", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path);
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path());
     auto gpu = make_key("gpu kernel 1");
     gpu.device_name = "NVIDIA GeForce RTX 4090";
     gpu.driver_version = "550.54";
@@ -493,7 +479,7 @@ TEST_CASE("info() reports entry counts and bytes per device", "[kernel_cache]") 
     REQUIRE(cache.store(cpu, make_binary(500)));
 
     const auto info = cache.info();
-    CHECK(info.dir == tmp.path);
+    CHECK(info.dir == tmp.path());
     CHECK(info.size_cap_bytes == KernelCache::default_size_cap_bytes);
     CHECK(info.entries == 3);
     const auto gpu_bytes = KernelCache::entry_bytes(gpu, 1000) + KernelCache::entry_bytes(gpu2, 2000);
@@ -511,8 +497,8 @@ TEST_CASE("info() reports entry counts and bytes per device", "[kernel_cache]") 
 }
 
 TEST_CASE("info() of a folder that does not exist is empty", "[kernel_cache]") {
-    TempDir tmp;
-    KernelCache cache(tmp.path / "never" / "created");
+    bps::test::TempDir tmp("kernel-cache");
+    KernelCache cache(tmp.path() / "never" / "created");
     const auto info = cache.info();
     CHECK(info.entries == 0);
     CHECK(info.devices.empty());
@@ -521,8 +507,8 @@ TEST_CASE("info() of a folder that does not exist is empty", "[kernel_cache]") {
 
 TEST_CASE("Storing where the folder cannot be created returns false and names the path",
           "[kernel_cache]") {
-    TempDir tmp;
-    const auto blocker = tmp.path / "not-a-folder";
+    bps::test::TempDir tmp("kernel-cache");
+    const auto blocker = tmp.path() / "not-a-folder";
     write_file(blocker, make_binary(3));
     KernelCache cache(blocker / "kernels");
 
@@ -538,9 +524,9 @@ TEST_CASE("Storing where the folder cannot be created returns false and names th
 }
 
 TEST_CASE("Storing into a read-only folder returns false and leaves no temp file", "[kernel_cache]") {
-    TempDir tmp;
+    bps::test::TempDir tmp("kernel-cache");
     const auto key = make_key();
-    KernelCache cache(tmp.path);
+    KernelCache cache(tmp.path());
     const auto folder = cache.entry_path(key).parent_path();
     fs::create_directories(folder);
     fs::permissions(folder, fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
@@ -564,5 +550,5 @@ TEST_CASE("Storing into a read-only folder returns false and leaves no temp file
     CHECK_NOTHROW(stored = cache.store(key, make_binary(10)));
     CHECK_FALSE(stored);
     CHECK(cache.last_error().find(folder.string()) != std::string::npos);
-    CHECK(count_with_extension(tmp.path, ".tmp") == 0);
+    CHECK(count_with_extension(tmp.path(), ".tmp") == 0);
 }

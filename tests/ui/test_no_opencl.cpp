@@ -1,11 +1,13 @@
 // The main window when no OpenCL platform is installed (CTest points OCL_ICD_VENDORS at an
 // empty folder): it opens and shows how to install a driver instead of crashing.
 #include <QLabel>
+#include <QMessageBox>
 #include <QTableView>
 #include <QTest>
 
 #include "devices/device_panel.h"
 #include "gui/startup_facts.h"
+#include "gui/startup_warning.h"
 #include "main_window/main_window.h"
 
 class NoOpenClTest : public QObject {
@@ -26,6 +28,12 @@ private slots:
 #if defined(__linux__)
         QVERIFY(shown.contains("pocl-opencl-icd"));
 #endif
+        // The same text pops up over the window, as backprop-studio shows it at start-up.
+        QMessageBox* dialog = bps::app::show_startup_warning(&window, warning);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QCOMPARE(dialog->text(), QString::fromStdString(warning));
+        QVERIFY(window.findChild<QMessageBox*>("startupWarning") == dialog);
+        dialog->close();
     }
 };
 
