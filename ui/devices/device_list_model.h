@@ -19,8 +19,6 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    std::size_t default_index() const { return default_index_; }
-
 private:
     std::vector<cl::DeviceInfo> devices_;
     std::size_t default_index_;

@@ -30,8 +30,7 @@ DevicePanel::DevicePanel(std::vector<cl::DeviceInfo> devices, std::size_t defaul
         return;
     }
     const QString default_name = QString::fromStdString(devices.at(default_index).name);
-    model_ = new DeviceListModel(std::move(devices), default_index, this);
-    table_->setModel(model_);
+    table_->setModel(new DeviceListModel(std::move(devices), default_index, this));
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();

@@ -11,8 +11,6 @@ class QTableView;
 
 namespace bps::ui {
 
-class DeviceListModel;
-
 class DevicePanel : public QWidget {
     Q_OBJECT
 public:
@@ -26,7 +24,6 @@ public:
 private:
     QTableView* table_;
     QLabel* summary_;
-    DeviceListModel* model_ = nullptr;
 };
 
 }  // namespace bps::ui
