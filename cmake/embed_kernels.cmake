@@ -1,6 +1,7 @@
-# Script mode: cmake -DOUTPUT=file.cpp -DSOURCES="a.cl;b.cl" -P embed_kernels.cmake
+# Script mode: cmake -DOUTPUT=file.cpp -DSOURCES="a.cl|b.cl" -P embed_kernels.cmake
 # Each kernel file becomes a byte array (not a raw string: MSVC limits string literals to
 # 16 KiB, and a byte array has no delimiter that a kernel could contain).
+string(REPLACE "|" ";" SOURCES "${SOURCES}")
 set(body "")
 set(entries "")
 set(index 0)

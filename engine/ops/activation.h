@@ -1,0 +1,17 @@
+#pragma once
+// Element-wise activations, forward and backward.
+#include "ops/runtime.h"
+
+namespace bps::ops {
+
+enum class Activation { relu, leaky_relu, sigmoid, tanh };
+
+// y = f(x). `slope` is LeakyReLU's slope for x < 0 (ignored by the others). x and y may be the
+// same tensor (in place).
+void activation_forward(Runtime& runtime, Activation kind, float slope, const Tensor& x, const Tensor& y);
+
+// dx (=|+=) dy * f'(x), computed from x (ReLU, LeakyReLU) or y (Sigmoid, Tanh).
+void activation_backward(Runtime& runtime, Activation kind, float slope, const Tensor& x, const Tensor& y,
+                         const Tensor& dy, const Tensor& dx, GradWrite write);
+
+}  // namespace bps::ops

@@ -1,0 +1,81 @@
+#include "ops/runtime.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "cl/error.h"
+#include "kernels/embedded_kernels.h"
+
+namespace bps::ops {
+
+namespace {
+void require_elements(const Tensor& tensor, std::size_t elements, const char* what) {
+    if (elements != tensor.count())
+        throw std::invalid_argument(std::string(what) + ": " + std::to_string(elements) + " values for a " +
+                                    tensor.shape.to_string() + " tensor");
+}
+}  // namespace
+
+Runtime::Runtime(const cl::DeviceInfo& device, cl::KernelCache* cache)
+    : context_(device),
+      queue_(context_),
+      cache_(cache),
+      // 64 work-items per group suits every vendor's SIMD width (32 or 64) and PoCL.
+      work_group_size_(std::clamp<std::size_t>(device.max_work_group_size, 1, 64)) {}
+
+const cl::Program& Runtime::program(std::string_view name) {
+    auto found = programs_.find(name);
+    if (found == programs_.end()) {
+        const std::string_view source = kernels::embedded_source(name);
+        found = programs_
+                    .emplace(std::string(name),
+                             std::make_unique<cl::Program>(context_, std::string(name), source, std::string(), cache_))
+                    .first;
+    }
+    return *found->second;
+}
+
+cl::Kernel& Runtime::kernel(std::string_view program_name, std::string_view kernel_name) {
+    std::string key(program_name);
+    key += '/';
+    key += kernel_name;
+    auto found = kernels_.find(key);
+    if (found == kernels_.end())
+        found = kernels_
+                    .emplace(key, std::make_unique<cl::Kernel>(program(program_name), std::string(kernel_name)))
+                    .first;
+    return *found->second;
+}
+
+void Runtime::write(const Tensor& tensor, std::span<const float> values) {
+    require_elements(tensor, values.size(), "write");
+    cl::check(clEnqueueWriteBuffer(queue_.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float),
+                                   values.size_bytes(), values.data(), 0, nullptr, nullptr),
+              "clEnqueueWriteBuffer", "tensor " + tensor.shape.to_string());
+}
+
+std::vector<float> Runtime::read(const Tensor& tensor) {
+    std::vector<float> values(tensor.count());
+    cl::check(clEnqueueReadBuffer(queue_.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float),
+                                  tensor.bytes(), values.data(), 0, nullptr, nullptr),
+              "clEnqueueReadBuffer", "tensor " + tensor.shape.to_string());
+    return values;
+}
+
+void Runtime::write_ints(const Tensor& tensor, std::span<const int> values) {
+    require_elements(tensor, values.size(), "write_ints");
+    static_assert(sizeof(int) == sizeof(float));
+    cl::check(clEnqueueWriteBuffer(queue_.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float),
+                                   values.size_bytes(), values.data(), 0, nullptr, nullptr),
+              "clEnqueueWriteBuffer", "tensor " + tensor.shape.to_string());
+}
+
+std::vector<int> Runtime::read_ints(const Tensor& tensor) {
+    std::vector<int> values(tensor.count());
+    cl::check(clEnqueueReadBuffer(queue_.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float),
+                                  tensor.bytes(), values.data(), 0, nullptr, nullptr),
+              "clEnqueueReadBuffer", "tensor " + tensor.shape.to_string());
+    return values;
+}
+
+}  // namespace bps::ops

@@ -1,0 +1,77 @@
+#pragma once
+// What every op needs to run on one device: the context, the in-order queue, and the engine's
+// programs (built on first use, through the kernel cache when one is given). Ops enqueue and
+// return; nothing here waits on the device except the explicit read/finish calls.
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cl/context.h"
+#include "cl/device.h"
+#include "cl/program.h"
+#include "tensor/tensor.h"
+
+namespace bps::cl {
+class KernelCache;
+}
+
+namespace bps::ops {
+
+class Runtime {
+public:
+    explicit Runtime(const cl::DeviceInfo& device, cl::KernelCache* cache = nullptr);
+    Runtime(const Runtime&) = delete;
+    Runtime& operator=(const Runtime&) = delete;
+
+    const cl::Context& context() const noexcept { return context_; }
+    const cl::Queue& queue() const noexcept { return queue_; }
+    const cl::DeviceInfo& device() const noexcept { return context_.device(); }
+
+    // Kernel `kernel` of kernels/<program>.cl, built once per runtime.
+    cl::Kernel& kernel(std::string_view program, std::string_view kernel);
+
+    // Sets the arguments in order and enqueues `items` work-items (1-D). A Tensor argument
+    // expands to two kernel arguments: the buffer and its element offset (int).
+    template <typename... Args>
+    void run(std::string_view program, std::string_view kernel_name, std::size_t items, const Args&... args) {
+        cl::Kernel& k = kernel(program, kernel_name);
+        cl_uint index = 0;
+        (set(k, index, args), ...);
+        k.run(queue_, items, work_group_size_);
+    }
+
+    // Blocking copies between host memory and a tensor; the sizes must match the shape.
+    void write(const Tensor& tensor, std::span<const float> values);
+    std::vector<float> read(const Tensor& tensor);
+    void write_ints(const Tensor& tensor, std::span<const int> values);
+    std::vector<int> read_ints(const Tensor& tensor);
+    void finish() const { queue_.finish(); }
+
+private:
+    static void set(cl::Kernel& k, cl_uint& index, const Tensor& tensor) {
+        k.arg(index++, tensor.buffer);
+        k.arg(index++, static_cast<int>(tensor.offset));
+    }
+    template <typename T>
+    static void set(cl::Kernel& k, cl_uint& index, const T& value) {
+        k.arg(index++, value);
+    }
+    const cl::Program& program(std::string_view name);
+
+    cl::Context context_;
+    cl::Queue queue_;
+    cl::KernelCache* cache_;
+    std::size_t work_group_size_;
+    std::map<std::string, std::unique_ptr<cl::Program>, std::less<>> programs_;
+    std::map<std::string, std::unique_ptr<cl::Kernel>, std::less<>> kernels_;
+};
+
+// Whether a backward op overwrites its gradient output or adds to it (a tensor read by several
+// layers receives the sum of their gradients).
+enum class GradWrite { overwrite, accumulate };
+
+}  // namespace bps::ops
