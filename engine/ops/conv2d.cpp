@@ -1,0 +1,156 @@
+#include "ops/conv2d.h"
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+#include <string>
+
+#include "ops/gemm.h"
+
+namespace bps::ops {
+
+namespace {
+struct Axis {
+    int out;
+    int pad_before;  // top or left; the rest of the padding goes after
+};
+
+Axis axis_of(int in, int kernel, int stride, Padding padding) {
+    if (padding == Padding::valid) return {(in - kernel) / stride + 1, 0};
+    const int out = (in + stride - 1) / stride;
+    const int total = std::max((out - 1) * stride + kernel - in, 0);
+    return {out, total / 2};
+}
+
+std::string size_text(int h, int w) {
+    return std::to_string(h) + "x" + std::to_string(w);
+}
+
+// Everything the kernels and GEMMs need, derived once from the input and the geometry.
+struct Layout {
+    int batch, channels, height, width;
+    int filters;
+    Axis rows, cols;
+    int kernel_h, kernel_w, stride_h, stride_w;
+
+    std::size_t col_rows() const { return std::size_t(channels) * std::size_t(kernel_h) * std::size_t(kernel_w); }
+    std::size_t col_columns() const { return std::size_t(batch) * std::size_t(rows.out) * std::size_t(cols.out); }
+    std::size_t plane() const { return std::size_t(rows.out) * std::size_t(cols.out); }
+    // The cnhw buffer starts on a 64-byte boundary after col, which GEMM kernels read faster.
+    std::size_t cnhw_offset() const { return (col_rows() * col_columns() + 15) / 16 * 16; }
+    std::size_t workspace() const { return cnhw_offset() + std::size_t(filters) * col_columns(); }
+};
+
+Layout layout_of(const Shape& input, int out_channels, const Conv2dGeometry& g) {
+    require_valid(input, "Conv2D input");
+    if (g.kernel_h < 1 || g.kernel_w < 1 || g.stride_h < 1 || g.stride_w < 1 || out_channels < 1)
+        throw std::invalid_argument("Conv2D: kernel " + size_text(g.kernel_h, g.kernel_w) + ", stride " +
+                                    size_text(g.stride_h, g.stride_w) + " and " + std::to_string(out_channels) +
+                                    " filters must all be at least 1");
+    if (g.padding == Padding::valid && (g.kernel_h > input.h || g.kernel_w > input.w))
+        throw std::invalid_argument("Conv2D: a " + size_text(g.kernel_h, g.kernel_w) + " kernel does not fit a " +
+                                    size_text(input.h, input.w) + " input with valid padding");
+    const Layout l{input.n,
+                   input.c,
+                   input.h,
+                   input.w,
+                   out_channels,
+                   axis_of(input.h, g.kernel_h, g.stride_h, g.padding),
+                   axis_of(input.w, g.kernel_w, g.stride_w, g.padding),
+                   g.kernel_h,
+                   g.kernel_w,
+                   g.stride_h,
+                   g.stride_w};
+    // The kernels index with int, the OpenCL C type every device handles.
+    if (l.workspace() > std::size_t(INT_MAX))
+        throw std::invalid_argument(
+            "Conv2D: a " + input.to_string() + " input with a " + size_text(g.kernel_h, g.kernel_w) + " kernel needs " +
+            std::to_string(l.workspace()) + " workspace values, more than one kernel can index");
+    return l;
+}
+
+void require_shape(const Tensor& tensor, const Shape& expected, const char* op, const char* what, const Shape& x) {
+    if (tensor.shape != expected)
+        throw std::invalid_argument(std::string("Conv2D ") + op + ": " + what + " is " + tensor.shape.to_string() +
+                                    ", expected " + expected.to_string() + " for a " + x.to_string() + " input");
+}
+
+// Checks the parameters and the workspace; the weight's first dimension gives the filter count.
+Layout checked_layout(const Conv2dGeometry& g, const Tensor& x, const Tensor& weight, const Tensor& bias,
+                      const Tensor& workspace, const char* op, const char* bias_name) {
+    const Layout l = layout_of(x.shape, weight.shape.n, g);
+    require_shape(weight, Shape{l.filters, l.channels, g.kernel_h, g.kernel_w}, op, "weight", x.shape);
+    require_shape(bias, Shape{1, l.filters, 1, 1}, op, bias_name, x.shape);
+    if (workspace.count() < l.workspace())
+        throw std::invalid_argument(std::string("Conv2D ") + op + ": workspace " + workspace.shape.to_string() +
+                                    " holds fewer than the " + std::to_string(l.workspace()) + " values a " +
+                                    x.shape.to_string() + " input needs");
+    return l;
+}
+
+Tensor region(const Tensor& workspace, std::size_t offset, std::size_t count) {
+    return Tensor{workspace.buffer, workspace.offset + offset, Shape{1, static_cast<int>(count), 1, 1}};
+}
+
+Tensor col_of(const Tensor& workspace, const Layout& l) {
+    return region(workspace, 0, l.col_rows() * l.col_columns());
+}
+Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
+    return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.col_columns());
+}
+
+void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& col) {
+    runtime.run("conv2d", "conv2d_im2col", col.count(), l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out,
+                l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before, l.cols.pad_before, x, col);
+}
+}  // namespace
+
+Shape conv2d_output_shape(const Shape& input, int out_channels, const Conv2dGeometry& geometry) {
+    const Layout l = layout_of(input, out_channels, geometry);
+    return Shape{l.batch, l.filters, l.rows.out, l.cols.out};
+}
+
+std::size_t conv2d_workspace_elements(const Shape& input, int out_channels, const Conv2dGeometry& geometry) {
+    return layout_of(input, out_channels, geometry).workspace();
+}
+
+void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
+                    const Tensor& bias, const Tensor& y, const Tensor& workspace) {
+    const Layout l = checked_layout(geometry, x, weight, bias, workspace, "forward", "bias");
+    require_shape(y, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "forward", "y", x.shape);
+    const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
+    const std::size_t k = l.col_rows(), p = l.col_columns();
+    im2col(runtime, l, x, col);
+    // cnhw[Cout, P] = weight[Cout, K] * col[K, P]
+    gemm(runtime, std::size_t(l.filters), p, k, 1.0f, {weight, k}, {col, p}, 0.0f, cnhw, p, "Conv2D forward");
+    runtime.run("conv2d", "conv2d_output", y.count(), l.batch, l.filters, static_cast<int>(l.plane()), cnhw, bias, y);
+}
+
+void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
+                     const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
+                     const Tensor& workspace) {
+    const Layout l = checked_layout(geometry, x, weight, dbias, workspace, "backward", "dbias");
+    require_shape(dy, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "backward", "dy", x.shape);
+    require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
+    if (dx.buffer != nullptr) require_shape(dx, x.shape, "backward", "dx", x.shape);
+    const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
+    const std::size_t k = l.col_rows(), p = l.col_columns();
+
+    runtime.run("conv2d", "conv2d_to_cnhw", dy.count(), l.batch, l.filters, static_cast<int>(l.plane()), dy, cnhw);
+    runtime.run("conv2d", "conv2d_bias_gradient", std::size_t(l.filters), l.filters, static_cast<int>(p), cnhw, dbias);
+    // The forward's col may have been overwritten by layers sharing the workspace: rebuild it.
+    im2col(runtime, l, x, col);
+    // dweight[Cout, K] = dy_cnhw[Cout, P] * col[K, P]^T
+    gemm(runtime, std::size_t(l.filters), k, p, 1.0f, {cnhw, p}, {col, p, true}, 0.0f, dweight, k,
+         "Conv2D backward (weight gradient)");
+    if (dx.buffer == nullptr) return;
+    // dcol[K, P] = weight[Cout, K]^T * dy_cnhw[Cout, P], into col: the in-order queue has finished
+    // the weight gradient's reads of col before this GEMM writes it.
+    gemm(runtime, k, p, std::size_t(l.filters), 1.0f, {weight, k, true}, {cnhw, p}, 0.0f, col, p,
+         "Conv2D backward (input gradient)");
+    runtime.run("conv2d", "conv2d_col2im", dx.count(), l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out,
+                l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before, l.cols.pad_before, col, dx,
+                static_cast<int>(dx_write == GradWrite::accumulate));
+}
+
+}  // namespace bps::ops

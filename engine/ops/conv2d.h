@@ -1,0 +1,43 @@
+#pragma once
+// 2-D convolution (cross-correlation, as in Keras), forward and backward. The batch is unrolled
+// into one column matrix (im2col) so each pass is one CLBlast GEMM; the layout changes, bias and
+// col2im are kernels/conv2d.cl. All scratch memory is the caller's workspace, planned once.
+//
+// Tolerances (float32 against the float reference, normwise relative, see tests/engine/ops/
+// test_conv2d.cpp): 1e-5 for y, dx, dweight and dbias. Each output sums at most a few hundred
+// products of values in [-1, 1]; the measured errors are below 1e-6.
+#include <cstddef>
+
+#include "ops/runtime.h"
+
+namespace bps::ops {
+
+enum class Padding { valid, same };
+
+struct Conv2dGeometry {
+    int kernel_h = 3, kernel_w = 3;
+    int stride_h = 1, stride_w = 1;
+    Padding padding = Padding::valid;
+};
+
+// Keras/TensorFlow semantics: valid -> out = (in - k) / stride + 1 (floor); same -> out = ceil(in / stride),
+// total padding max((out-1)*stride + k - in, 0), top/left gets total/2, bottom/right the rest.
+// Throws std::invalid_argument (message names the kernel and input sizes) when a valid kernel is larger than
+// the input, or when a kernel size or stride is below 1.
+Shape conv2d_output_shape(const Shape& input, int out_channels, const Conv2dGeometry& geometry);
+
+// Scratch memory (in float elements) the forward and backward need for this input; the model plans it once.
+std::size_t conv2d_workspace_elements(const Shape& input, int out_channels, const Conv2dGeometry& geometry);
+
+// x: N x Cin x H x W, weight: Cout x Cin x kh x kw, bias: 1 x Cout x 1 x 1, y: conv2d_output_shape(...),
+// workspace: a tensor of at least conv2d_workspace_elements (shape e.g. {1, elements, 1, 1}).
+void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
+                    const Tensor& bias, const Tensor& y, const Tensor& workspace);
+
+// dx (buffer nullptr = skip) =|+= the input gradient; dweight and dbias are overwritten. The
+// workspace's contents from the forward pass are not needed (other layers may share it).
+void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
+                     const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
+                     const Tensor& workspace);
+
+}  // namespace bps::ops

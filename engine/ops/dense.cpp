@@ -1,0 +1,62 @@
+#include "ops/dense.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "ops/gemm.h"
+
+namespace bps::ops {
+
+namespace {
+void require_shape(const Tensor& tensor, const Shape& expected, const char* op, const char* what, const Shape& x) {
+    if (tensor.shape != expected)
+        throw std::invalid_argument(std::string("Dense ") + op + ": " + what + " is " + tensor.shape.to_string() +
+                                    ", expected " + expected.to_string() + " for a " + x.to_string() + " input");
+}
+
+struct DenseSizes {
+    int batch;
+    int in;
+    int out;
+};
+
+// The sizes every tensor is checked against: the input fixes N and `in`, the weight `out`.
+DenseSizes sizes_of(const Tensor& x, const Tensor& weight, const Tensor& bias, const char* op, const char* bias_name) {
+    const DenseSizes s{x.shape.n, static_cast<int>(x.shape.per_sample()), weight.shape.n};
+    require_shape(weight, Shape{s.out, s.in, 1, 1}, op, "weight", x.shape);
+    require_shape(bias, Shape{1, s.out, 1, 1}, op, bias_name, x.shape);
+    return s;
+}
+}  // namespace
+
+void dense_forward(Runtime& runtime, const Tensor& x, const Tensor& weight, const Tensor& bias, const Tensor& y) {
+    const DenseSizes s = sizes_of(x, weight, bias, "forward", "bias");
+    require_shape(y, Shape{s.batch, s.out, 1, 1}, "forward", "y", x.shape);
+    // y[N, out] = x[N, in] * weight[out, in]^T; beta 0 never reads y's previous contents.
+    gemm(runtime, s.batch, s.out, s.in, 1.0f, {x, std::size_t(s.in)}, {weight, std::size_t(s.in), true}, 0.0f, y, s.out,
+         "Dense forward");
+    runtime.run("dense", "dense_add_bias", y.count(), static_cast<int>(y.count()), s.out, y, bias);
+}
+
+void dense_backward(Runtime& runtime, const Tensor& x, const Tensor& weight, const Tensor& dy, const Tensor& dx,
+                    GradWrite dx_write, const Tensor& dweight, const Tensor& dbias) {
+    const DenseSizes s = sizes_of(x, weight, dbias, "backward", "dbias");
+    require_shape(dy, Shape{s.batch, s.out, 1, 1}, "backward", "dy", x.shape);
+    require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
+    if (dx.buffer != nullptr && (dx.shape.n != s.batch || dx.shape.per_sample() != std::size_t(s.in)))
+        throw std::invalid_argument("Dense backward: dx is " + dx.shape.to_string() + ", expected " +
+                                    std::to_string(s.batch) + " samples of " + std::to_string(s.in) + " values for a " +
+                                    x.shape.to_string() + " input");
+
+    if (dx.buffer != nullptr) {
+        // dx[N, in] = dy[N, out] * weight[out, in] (+ dx): beta 1 adds to what another layer wrote.
+        gemm(runtime, s.batch, s.in, s.out, 1.0f, {dy, std::size_t(s.out)}, {weight, std::size_t(s.in)},
+             dx_write == GradWrite::accumulate ? 1.0f : 0.0f, dx, s.in, "Dense backward (input gradient)");
+    }
+    // dweight[out, in] = dy[N, out]^T * x[N, in]
+    gemm(runtime, s.out, s.in, s.batch, 1.0f, {dy, std::size_t(s.out), true}, {x, std::size_t(s.in)}, 0.0f, dweight,
+         s.in, "Dense backward (weight gradient)");
+    runtime.run("dense", "dense_bias_gradient", std::size_t(s.out), s.batch, s.out, dy, dbias);
+}
+
+}  // namespace bps::ops

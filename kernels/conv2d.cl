@@ -1,0 +1,80 @@
+// The parts of a convolution that are not matrix products. The column matrix col has one row per
+// (input channel, kernel row, kernel column) and one column per (sample, output row, output
+// column): col[(ci*kh + ki)*kw + kj][(n*out_h + oh)*out_w + ow]. "cnhw" is an output-shaped
+// tensor with the channel outermost, the layout the GEMM produces and consumes.
+
+// One work-item per col element; padding reads as zero.
+__kernel void conv2d_im2col(const int batch, const int channels, const int height, const int width,
+                            const int out_h, const int out_w, const int kernel_h, const int kernel_w,
+                            const int stride_h, const int stride_w, const int pad_top, const int pad_left,
+                            __global const float* x, const int x_off,
+                            __global float* col, const int col_off) {
+    const int i = get_global_id(0);
+    const int columns = batch * out_h * out_w;
+    if (i >= channels * kernel_h * kernel_w * columns) return;
+    const int p = i % columns, row = i / columns;
+    const int kj = row % kernel_w, ki = (row / kernel_w) % kernel_h, ci = row / (kernel_w * kernel_h);
+    const int ow = p % out_w, oh = (p / out_w) % out_h, n = p / (out_w * out_h);
+    const int ih = oh * stride_h - pad_top + ki, iw = ow * stride_w - pad_left + kj;
+    const bool inside = ih >= 0 && ih < height && iw >= 0 && iw < width;
+    col[col_off + i] = inside ? x[x_off + ((n * channels + ci) * height + ih) * width + iw] : 0.0f;
+}
+
+// y (NCHW) = cnhw + bias, one work-item per element of y.
+__kernel void conv2d_output(const int batch, const int channels, const int plane,
+                            __global const float* cnhw, const int cnhw_off,
+                            __global const float* bias, const int bias_off,
+                            __global float* y, const int y_off) {
+    const int i = get_global_id(0);
+    if (i >= batch * channels * plane) return;
+    const int p = i % plane, c = (i / plane) % channels, n = i / (plane * channels);
+    y[y_off + i] = cnhw[cnhw_off + (c * batch + n) * plane + p] + bias[bias_off + c];
+}
+
+// cnhw = dy (NCHW) with the channel moved outermost, one work-item per element.
+__kernel void conv2d_to_cnhw(const int batch, const int channels, const int plane,
+                             __global const float* dy, const int dy_off,
+                             __global float* cnhw, const int cnhw_off) {
+    const int i = get_global_id(0);
+    if (i >= batch * channels * plane) return;
+    const int p = i % plane, c = (i / plane) % channels, n = i / (plane * channels);
+    cnhw[cnhw_off + (c * batch + n) * plane + p] = dy[dy_off + i];
+}
+
+// dbias[c] = sum of row c of cnhw: one work-item per channel, so no atomics.
+__kernel void conv2d_bias_gradient(const int channels, const int row_length,
+                                   __global const float* cnhw, const int cnhw_off,
+                                   __global float* dbias, const int dbias_off) {
+    const int c = get_global_id(0);
+    if (c >= channels) return;
+    float sum = 0.0f;
+    for (int j = 0; j < row_length; ++j) sum += cnhw[cnhw_off + c * row_length + j];
+    dbias[dbias_off + c] = sum;
+}
+
+// col2im as a gather: each input element sums the col entries im2col copied from it, so no two
+// work-items write the same place. accumulate != 0 adds to dx.
+__kernel void conv2d_col2im(const int batch, const int channels, const int height, const int width,
+                            const int out_h, const int out_w, const int kernel_h, const int kernel_w,
+                            const int stride_h, const int stride_w, const int pad_top, const int pad_left,
+                            __global const float* col, const int col_off,
+                            __global float* dx, const int dx_off, const int accumulate) {
+    const int i = get_global_id(0);
+    if (i >= batch * channels * height * width) return;
+    const int iw = i % width, ih = (i / width) % height, ci = (i / (width * height)) % channels;
+    const int n = i / (width * height * channels);
+    const int columns = batch * out_h * out_w;
+    float sum = 0.0f;
+    for (int ki = 0; ki < kernel_h; ++ki) {
+        const int th = ih + pad_top - ki;  // oh * stride_h when this kernel row touched ih
+        if (th < 0 || th % stride_h != 0 || th / stride_h >= out_h) continue;
+        const int oh = th / stride_h;
+        for (int kj = 0; kj < kernel_w; ++kj) {
+            const int tw = iw + pad_left - kj;
+            if (tw < 0 || tw % stride_w != 0 || tw / stride_w >= out_w) continue;
+            const int ow = tw / stride_w;
+            sum += col[col_off + ((ci * kernel_h + ki) * kernel_w + kj) * columns + (n * out_h + oh) * out_w + ow];
+        }
+    }
+    dx[dx_off + i] = accumulate ? dx[dx_off + i] + sum : sum;
+}

@@ -1,0 +1,155 @@
+// Conv2D against the direct C++ reference, the reference's backward against finite differences,
+// and the Keras output shapes.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "ops/conv2d.h"
+#include "ops/op_checks.h"
+#include "reference/conv2d.h"
+
+using namespace bps;
+using ops::Conv2dGeometry;
+using ops::Padding;
+
+namespace {
+struct ConvCase {
+    Shape x;
+    int filters;
+    Conv2dGeometry geometry;
+};
+
+std::string describe(const ConvCase& c) {
+    std::ostringstream text;
+    text << c.x.to_string() << " to " << c.filters << " filters, kernel " << c.geometry.kernel_h << "x"
+         << c.geometry.kernel_w << ", stride " << c.geometry.stride_h << "x" << c.geometry.stride_w << ", "
+         << (c.geometry.padding == Padding::same ? "same" : "valid");
+    return text.str();
+}
+
+constexpr double tolerance = 1e-5;  // see ops/conv2d.h
+}  // namespace
+
+TEST_CASE("conv2d forward and backward match the direct reference on odd shapes", "[conv2d]") {
+    const ConvCase c = GENERATE(
+        ConvCase{{3, 5, 7, 7}, 4, {5, 5, 2, 2, Padding::same}}, ConvCase{{3, 5, 7, 7}, 4, {3, 3, 1, 1, Padding::valid}},
+        ConvCase{{3, 5, 7, 7}, 4, {3, 2, 2, 1, Padding::same}}, ConvCase{{2, 3, 7, 6}, 4, {3, 2, 2, 1, Padding::valid}},
+        ConvCase{{1, 5, 7, 7}, 4, {3, 3, 1, 1, Padding::same}}, ConvCase{{3, 5, 7, 7}, 4, {1, 1, 1, 1, Padding::valid}},
+        // Even input, stride 2: the one padding row goes at the bottom.
+        ConvCase{{2, 3, 6, 6}, 2, {3, 3, 2, 2, Padding::same}},
+        // Even kernel: padding 1 before and 2 after.
+        ConvCase{{2, 3, 5, 5}, 3, {4, 4, 1, 1, Padding::same}});
+    INFO(describe(c));
+    const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
+    const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
+    const std::size_t workspace_elements = ops::conv2d_workspace_elements(c.x, c.filters, c.geometry);
+
+    test::TestTensors t;
+    const TensorId x = t.add("x", c.x), w = t.add("w", w_shape), b = t.add("b", b_shape), y = t.add("y", y_shape);
+    const TensorId dy = t.add("dy", y_shape), dx = t.add("dx", c.x), dw = t.add("dw", w_shape),
+                   db = t.add("db", b_shape);
+    const TensorId workspace = t.add("workspace", {1, static_cast<int>(workspace_elements), 1, 1});
+    t.allocate();
+    const std::vector<float> x_host = test::random_values(c.x.count(), 31);
+    const std::vector<float> w_host = test::random_values(w_shape.count(), 32);
+    const std::vector<float> b_host = test::random_values(b_shape.count(), 33);
+    const std::vector<float> dy_host = test::random_values(y_shape.count(), 34);
+    const std::vector<float> dx_before = test::random_values(c.x.count(), 35);
+    t.write(x, x_host);
+    t.write(w, w_host);
+    t.write(b, b_host);
+    t.write(dy, dy_host);
+    t.write(dx, dx_before);
+    // Stale values in the outputs and the workspace, as another layer would leave them.
+    t.write(y, test::random_values(y_shape.count(), 36));
+    t.write(dw, test::random_values(w_shape.count(), 37));
+    t.write(db, test::random_values(b_shape.count(), 38));
+    t.write(workspace, test::random_values(workspace_elements, 39));
+
+    ops::Runtime& runtime = test::op_runtime();
+    ops::conv2d_forward(runtime, c.geometry, t[x], t[w], t[b], t[y], t[workspace]);
+    std::vector<float> y_ref(y_shape.count());
+    ref::conv2d_forward<float>(c.geometry, c.x, w_shape, x_host, w_host, b_host, y_ref);
+    test::require_close(t.read(y), y_ref, tolerance, "y");
+
+    // The backward must not rely on what the forward left in the workspace.
+    t.write(workspace, test::random_values(workspace_elements, 40));
+    std::vector<float> dx_ref(c.x.count()), dw_ref(w_shape.count()), db_ref(b_shape.count());
+    ref::conv2d_backward<float>(c.geometry, c.x, w_shape, x_host, w_host, dy_host, dx_ref, dw_ref, db_ref);
+    SECTION("overwriting the input gradient") {
+        ops::conv2d_backward(runtime, c.geometry, t[x], t[w], t[dy], t[dx], ops::GradWrite::overwrite, t[dw], t[db],
+                             t[workspace]);
+        test::require_close(t.read(dx), dx_ref, tolerance, "dx");
+    }
+    SECTION("adding to the input gradient") {
+        ops::conv2d_backward(runtime, c.geometry, t[x], t[w], t[dy], t[dx], ops::GradWrite::accumulate, t[dw], t[db],
+                             t[workspace]);
+        std::vector<float> expected(c.x.count());
+        for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = dx_before[i] + dx_ref[i];
+        test::require_close(t.read(dx), expected, tolerance, "dx accumulated", test::max_abs(dx_before));
+    }
+    SECTION("without an input gradient") {
+        ops::conv2d_backward(runtime, c.geometry, t[x], t[w], t[dy], Tensor{nullptr, 0, c.x}, ops::GradWrite::overwrite,
+                             t[dw], t[db], t[workspace]);
+        test::require_close(t.read(dx), dx_before, 0, "dx left alone");
+    }
+    test::require_close(t.read(dw), dw_ref, tolerance, "dweight");
+    test::require_close(t.read(db), db_ref, tolerance, "dbias");
+}
+
+TEST_CASE("conv2d backward on the reference matches finite differences", "[conv2d]") {
+    const Conv2dGeometry geometry =
+        GENERATE(Conv2dGeometry{3, 3, 2, 2, Padding::same}, Conv2dGeometry{3, 2, 2, 1, Padding::valid},
+                 Conv2dGeometry{4, 4, 1, 1, Padding::same});
+    const Shape x_shape{2, 3, 5, 5}, w_shape{2, 3, geometry.kernel_h, geometry.kernel_w}, b_shape{1, 2, 1, 1};
+    const Shape y_shape = ops::conv2d_output_shape(x_shape, 2, geometry);
+    INFO(describe({x_shape, 2, geometry}));
+    const std::vector<double> x = test::to_double(test::random_values(x_shape.count(), 41));
+    const std::vector<double> w = test::to_double(test::random_values(w_shape.count(), 42));
+    const std::vector<double> b = test::to_double(test::random_values(b_shape.count(), 43));
+    const std::vector<double> dy = test::to_double(test::random_values(y_shape.count(), 44));
+    std::vector<double> dx(x.size()), dw(w.size()), db(b.size());
+    ref::conv2d_backward<double>(geometry, x_shape, w_shape, x, w, dy, dx, dw, db);
+
+    const auto loss = [&](std::span<const double> xs, std::span<const double> ws, std::span<const double> bs) {
+        std::vector<double> y(dy.size());
+        ref::conv2d_forward<double>(geometry, x_shape, w_shape, xs, ws, bs, y);
+        return test::weighted_sum(y, dy);
+    };
+    constexpr double fd_tolerance = 1e-7;  // the loss is linear in each argument: only rounding remains
+    test::require_close(dx, test::numeric_gradient([&](std::span<const double> v) { return loss(v, w, b); }, x),
+                        fd_tolerance, "dx against finite differences");
+    test::require_close(dw, test::numeric_gradient([&](std::span<const double> v) { return loss(x, v, b); }, w),
+                        fd_tolerance, "dweight against finite differences");
+    test::require_close(db, test::numeric_gradient([&](std::span<const double> v) { return loss(x, w, v); }, b),
+                        fd_tolerance, "dbias against finite differences");
+}
+
+TEST_CASE("conv2d output shapes follow Keras", "[conv2d]") {
+    CHECK(ops::conv2d_output_shape({64, 1, 28, 28}, 32, {3, 3, 1, 1, Padding::valid}) == Shape{64, 32, 26, 26});
+    CHECK(ops::conv2d_output_shape({3, 5, 7, 7}, 4, {5, 5, 2, 2, Padding::same}) == Shape{3, 4, 4, 4});
+    CHECK(ops::conv2d_output_shape({1, 3, 28, 28}, 8, {3, 3, 1, 1, Padding::same}) == Shape{1, 8, 28, 28});
+    CHECK(ops::conv2d_output_shape({1, 3, 6, 6}, 8, {3, 3, 2, 2, Padding::valid}) == Shape{1, 8, 2, 2});
+    CHECK(ops::conv2d_output_shape({1, 3, 5, 5}, 8, {2, 2, 2, 2, Padding::valid}) == Shape{1, 8, 2, 2});
+    CHECK(ops::conv2d_output_shape({2, 3, 7, 6}, 4, {3, 2, 2, 1, Padding::valid}) == Shape{2, 4, 3, 5});
+    CHECK(ops::conv2d_output_shape({2, 3, 7, 6}, 4, {3, 2, 2, 1, Padding::same}) == Shape{2, 4, 4, 6});
+    // A same kernel larger than the input only pads more.
+    CHECK(ops::conv2d_output_shape({1, 1, 3, 3}, 1, {5, 5, 1, 1, Padding::same}) == Shape{1, 1, 3, 3});
+}
+
+TEST_CASE("a valid conv2d kernel larger than its input is refused with both sizes", "[conv2d]") {
+    REQUIRE_THROWS_WITH(ops::conv2d_output_shape({1, 1, 3, 3}, 4, {5, 5, 1, 1, Padding::valid}),
+                        "Conv2D: a 5x5 kernel does not fit a 3x3 input with valid padding");
+}
+
+TEST_CASE("a conv2d weight that does not match the geometry is refused with the shapes", "[conv2d]") {
+    const Conv2dGeometry geometry{3, 3, 1, 1, Padding::valid};
+    const Shape x_shape{2, 3, 5, 5};
+    test::TestTensors t;
+    const TensorId x = t.add("x", x_shape), w = t.add("w", {4, 3, 3, 2}), b = t.add("b", {1, 4, 1, 1}),
+                   y = t.add("y", {2, 4, 3, 3});
+    const TensorId workspace =
+        t.add("workspace", {1, static_cast<int>(ops::conv2d_workspace_elements(x_shape, 4, geometry)), 1, 1});
+    t.allocate();
+    REQUIRE_THROWS_WITH(ops::conv2d_forward(test::op_runtime(), geometry, t[x], t[w], t[b], t[y], t[workspace]),
+                        "Conv2D forward: weight is 4x3x3x2, expected 4x3x3x3 for a 2x3x5x5 input");
+}
