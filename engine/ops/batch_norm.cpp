@@ -1,0 +1,104 @@
+#include "ops/batch_norm.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "cl/error.h"
+
+namespace bps::ops {
+
+namespace {
+void require_shape(const Tensor& tensor, const Shape& expected, const char* op, const char* what) {
+    if (tensor.shape != expected)
+        throw std::invalid_argument(std::string(op) + ": " + what + " is " + tensor.shape.to_string() + ", expected " +
+                                    expected.to_string());
+}
+
+Shape channels_of(const Tensor& x) {
+    return {1, x.shape.c, 1, 1};
+}
+
+void set(cl::Kernel& k, cl_uint& index, const Tensor& tensor) {
+    k.arg(index++, tensor.buffer);
+    k.arg(index++, static_cast<int>(tensor.offset));
+}
+template <typename T>
+void set(cl::Kernel& k, cl_uint& index, const T& value) {
+    k.arg(index++, value);
+}
+
+// The kernels' local arrays hold 64 floats (kernels/batch_norm.cl) and the tree reduction halves
+// the group, so the group is the largest power of two within 64 and the kernel's limit.
+std::size_t group_size(const Runtime& runtime, const cl::Kernel& kernel) {
+    std::size_t kernel_limit = 0;
+    cl::check(clGetKernelWorkGroupInfo(kernel.get(), runtime.device().id, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof(kernel_limit), &kernel_limit, nullptr),
+              "clGetKernelWorkGroupInfo", "kernel '" + kernel.name() + "'");
+    const std::size_t limit = std::min<std::size_t>({64, runtime.device().max_work_group_size, kernel_limit});
+    std::size_t size = 1;
+    while (size * 2 <= limit) size *= 2;
+    return size;
+}
+
+// One work-group per channel.
+template <typename... Args>
+void run_per_channel(Runtime& runtime, const char* kernel_name, int channels, const Args&... args) {
+    cl::Kernel& k = runtime.kernel("batch_norm", kernel_name);
+    cl_uint index = 0;
+    (set(k, index, args), ...);
+    const std::size_t group = group_size(runtime, k);
+    k.run(runtime.queue(), group * static_cast<std::size_t>(channels), group);
+}
+}  // namespace
+
+void batch_norm_forward_train(Runtime& runtime, float momentum, float epsilon, const Tensor& x, const Tensor& gamma,
+                              const Tensor& beta, const Tensor& y, const Tensor& saved_mean,
+                              const Tensor& saved_inv_std, const Tensor& running_mean, const Tensor& running_var) {
+    const char* op = "batch norm forward (training)";
+    const Shape channels = channels_of(x);
+    require_shape(y, x.shape, op, "y");
+    require_shape(gamma, channels, op, "gamma");
+    require_shape(beta, channels, op, "beta");
+    require_shape(saved_mean, channels, op, "saved mean");
+    require_shape(saved_inv_std, channels, op, "saved inverse deviation");
+    require_shape(running_mean, channels, op, "running mean");
+    require_shape(running_var, channels, op, "running variance");
+    run_per_channel(runtime, "batch_norm_forward_train", x.shape.c, x.shape.n, x.shape.c,
+                    static_cast<int>(x.shape.plane()), momentum, epsilon, x, gamma, beta, y, saved_mean, saved_inv_std,
+                    running_mean, running_var);
+}
+
+void batch_norm_forward_eval(Runtime& runtime, float epsilon, const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                             const Tensor& running_mean, const Tensor& running_var, const Tensor& y) {
+    const char* op = "batch norm forward (evaluation)";
+    const Shape channels = channels_of(x);
+    require_shape(y, x.shape, op, "y");
+    require_shape(gamma, channels, op, "gamma");
+    require_shape(beta, channels, op, "beta");
+    require_shape(running_mean, channels, op, "running mean");
+    require_shape(running_var, channels, op, "running variance");
+    runtime.run("batch_norm", "batch_norm_forward_eval", x.count(), static_cast<int>(x.count()), x.shape.c,
+                static_cast<int>(x.shape.plane()), epsilon, x, gamma, beta, running_mean, running_var, y);
+}
+
+void batch_norm_backward(Runtime& runtime, const Tensor& x, const Tensor& gamma, const Tensor& saved_mean,
+                         const Tensor& saved_inv_std, const Tensor& dy, const Tensor& dx, GradWrite write,
+                         const Tensor& dgamma, const Tensor& dbeta) {
+    const char* op = "batch norm backward";
+    const Shape channels = channels_of(x);
+    require_shape(dy, x.shape, op, "dy");
+    const bool want_dx = dx.buffer != nullptr;
+    if (want_dx) require_shape(dx, x.shape, op, "dx");
+    require_shape(gamma, channels, op, "gamma");
+    require_shape(saved_mean, channels, op, "saved mean");
+    require_shape(saved_inv_std, channels, op, "saved inverse deviation");
+    require_shape(dgamma, channels, op, "dgamma");
+    require_shape(dbeta, channels, op, "dbeta");
+    // Without dx the kernel gets dy's buffer in its place and never writes it.
+    run_per_channel(runtime, "batch_norm_backward", x.shape.c, x.shape.n, x.shape.c, static_cast<int>(x.shape.plane()),
+                    x, gamma, saved_mean, saved_inv_std, dy, want_dx ? dx : dy, static_cast<int>(want_dx),
+                    static_cast<int>(write == GradWrite::accumulate), dgamma, dbeta);
+}
+
+}  // namespace bps::ops

@@ -1,0 +1,43 @@
+#include "ops/dropout.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace bps::ops {
+
+namespace {
+void require_same(const Tensor& a, const Tensor& b, const char* op, const char* names) {
+    if (a.shape != b.shape)
+        throw std::invalid_argument(std::string(op) + ": " + names + " are " + a.shape.to_string() + " and " +
+                                    b.shape.to_string());
+}
+}  // namespace
+
+std::uint32_t dropout_threshold(float rate) {
+    if (!(rate >= 0.0f && rate < 1.0f))
+        throw std::invalid_argument("dropout: rate " + std::to_string(rate) + " is outside [0, 1)");
+    // rate < 1 keeps rate * 2^32 below 2^32 in double, so the conversion cannot overflow.
+    return static_cast<std::uint32_t>(std::floor(static_cast<double>(rate) * 4294967296.0));
+}
+
+void dropout_forward(Runtime& runtime, float rate, std::uint32_t seed, std::uint32_t step, const Tensor& x,
+                     const Tensor& y, const Tensor& mask) {
+    require_same(x, y, "dropout forward", "x and y");
+    require_same(x, mask, "dropout forward", "x and mask");
+    const std::uint32_t threshold = dropout_threshold(rate);
+    const float keep_scale = 1.0f / (1.0f - rate);
+    runtime.run("dropout", "dropout_forward", x.count(), static_cast<int>(x.count()), threshold, keep_scale, seed, step,
+                x, y, mask);
+}
+
+void dropout_backward(Runtime& runtime, const Tensor& dy, const Tensor& mask, const Tensor& dx, GradWrite write) {
+    // No input gradient wanted (the first layer): dx's shape may be a placeholder.
+    if (dx.buffer == nullptr) return;
+    require_same(dy, mask, "dropout backward", "dy and mask");
+    require_same(dy, dx, "dropout backward", "dy and dx");
+    runtime.run("dropout", "dropout_backward", dx.count(), static_cast<int>(dx.count()), dy, mask, dx,
+                static_cast<int>(write == GradWrite::accumulate));
+}
+
+}  // namespace bps::ops

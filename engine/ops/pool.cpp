@@ -1,0 +1,88 @@
+#include "ops/pool.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace bps::ops {
+
+namespace {
+std::string geometry_text(const PoolGeometry& g) {
+    return std::to_string(g.size_h) + "x" + std::to_string(g.size_w) + " window, stride " + std::to_string(g.stride_h) +
+           "x" + std::to_string(g.stride_w);
+}
+
+void require_shape(const Tensor& tensor, const Shape& expected, const std::string& op, const char* what) {
+    if (tensor.shape != expected)
+        throw std::invalid_argument(op + ": " + what + " is " + tensor.shape.to_string() + ", expected " +
+                                    expected.to_string());
+}
+
+// The kernels' common leading arguments: planes (N * C), input and output plane sizes, window.
+struct PlaneArgs {
+    int planes, in_h, in_w, out_h, out_w;
+};
+
+PlaneArgs checked(const std::string& op, const PoolGeometry& geometry, const Tensor& x_like, const Tensor& y_like,
+                  const char* y_name) {
+    const Shape out = pool_output_shape(x_like.shape, geometry);
+    require_shape(y_like, out, op + " (" + geometry_text(geometry) + " on " + x_like.shape.to_string() + ")", y_name);
+    return {x_like.shape.n * x_like.shape.c, x_like.shape.h, x_like.shape.w, out.h, out.w};
+}
+
+int as_int(GradWrite write) {
+    return write == GradWrite::accumulate ? 1 : 0;
+}
+}  // namespace
+
+Shape pool_output_shape(const Shape& input, const PoolGeometry& g) {
+    if (g.size_h < 1 || g.size_w < 1 || g.stride_h < 1 || g.stride_w < 1)
+        throw std::invalid_argument("pooling: invalid " + geometry_text(g));
+    if (g.size_h > input.h || g.size_w > input.w)
+        throw std::invalid_argument("pooling: " + geometry_text(g) + " does not fit a " + input.to_string() + " input");
+    return {input.n, input.c, (input.h - g.size_h) / g.stride_h + 1, (input.w - g.size_w) / g.stride_w + 1};
+}
+
+void max_pool_forward(Runtime& runtime, const PoolGeometry& g, const Tensor& x, const Tensor& y, const Tensor& argmax) {
+    const PlaneArgs a = checked("max pool forward", g, x, y, "y");
+    require_shape(argmax, y.shape, "max pool forward", "argmax");
+    runtime.run("pool", "max_pool_forward", y.count(), a.planes, a.in_h, a.in_w, a.out_h, a.out_w, g.size_h, g.size_w,
+                g.stride_h, g.stride_w, x, y, argmax);
+}
+
+void max_pool_backward(Runtime& runtime, const PoolGeometry& g, const Tensor& dy, const Tensor& argmax,
+                       const Tensor& dx, GradWrite write) {
+    // No input gradient wanted (the first layer): dx's shape may be a placeholder.
+    if (dx.buffer == nullptr) return;
+    const PlaneArgs a = checked("max pool backward", g, dx, dy, "dy");
+    require_shape(argmax, dy.shape, "max pool backward", "argmax");
+    runtime.run("pool", "max_pool_backward", dx.count(), a.planes, a.in_h, a.in_w, a.out_h, a.out_w, g.size_h, g.size_w,
+                g.stride_h, g.stride_w, dy, argmax, dx, as_int(write));
+}
+
+void avg_pool_forward(Runtime& runtime, const PoolGeometry& g, const Tensor& x, const Tensor& y) {
+    const PlaneArgs a = checked("average pool forward", g, x, y, "y");
+    runtime.run("pool", "avg_pool_forward", y.count(), a.planes, a.in_h, a.in_w, a.out_h, a.out_w, g.size_h, g.size_w,
+                g.stride_h, g.stride_w, x, y);
+}
+
+void avg_pool_backward(Runtime& runtime, const PoolGeometry& g, const Tensor& dy, const Tensor& dx, GradWrite write) {
+    if (dx.buffer == nullptr) return;
+    const PlaneArgs a = checked("average pool backward", g, dx, dy, "dy");
+    runtime.run("pool", "avg_pool_backward", dx.count(), a.planes, a.in_h, a.in_w, a.out_h, a.out_w, g.size_h, g.size_w,
+                g.stride_h, g.stride_w, dy, dx, as_int(write));
+}
+
+void global_avg_pool_forward(Runtime& runtime, const Tensor& x, const Tensor& y) {
+    require_shape(y, {x.shape.n, x.shape.c, 1, 1}, "global average pool forward on " + x.shape.to_string(), "y");
+    const int planes = x.shape.n * x.shape.c;
+    runtime.run("pool", "global_avg_pool_forward", y.count(), planes, static_cast<int>(x.shape.plane()), x, y);
+}
+
+void global_avg_pool_backward(Runtime& runtime, const Tensor& dy, const Tensor& dx, GradWrite write) {
+    if (dx.buffer == nullptr) return;
+    require_shape(dy, {dx.shape.n, dx.shape.c, 1, 1}, "global average pool backward on " + dx.shape.to_string(), "dy");
+    runtime.run("pool", "global_avg_pool_backward", dx.count(), static_cast<int>(dx.count()),
+                static_cast<int>(dx.shape.plane()), dy, dx, as_int(write));
+}
+
+}  // namespace bps::ops

@@ -1,0 +1,42 @@
+#pragma once
+// Spatial pooling over each channel plane, forward and backward: max, average (valid windows, no
+// padding) and global average.
+//
+// Tolerances against engine/reference/pool.h (float32, normwise relative error):
+//   max pooling: y and argmax exact (a copy and an index); dx 1e-6 (overlapping windows sum a few
+//     gradients, in another order than the reference's scatter);
+//   average pooling: y and dx 1e-6 (sums of size_h * size_w terms, at most a few dozen);
+//   global average pooling: y 1e-5 (a sum over a whole plane, up to a few thousand terms, and the
+//     means of random-sign inputs are small next to their terms); dx 1e-6 (one division).
+#include "ops/runtime.h"
+
+namespace bps::ops {
+
+struct PoolGeometry {
+    int size_h = 2, size_w = 2;
+    int stride_h = 2, stride_w = 2;
+};
+
+// Valid pooling: out = (in - size) / stride + 1 (floor); input rows and columns that no window
+// reaches receive no gradient. Throws std::invalid_argument naming the sizes when the window is
+// larger than the input or a size or stride is below 1.
+Shape pool_output_shape(const Shape& input, const PoolGeometry& geometry);
+
+// argmax: same shape as y, int32 elements: the index within the input plane (h * W + w) of the
+// maximum (the first one in row-major order on ties).
+void max_pool_forward(Runtime& runtime, const PoolGeometry& geometry, const Tensor& x, const Tensor& y,
+                      const Tensor& argmax);
+// dx =|+= the gradient routed to each window's maximum; overlapping windows (stride < size) sum.
+// Gather form (one work-item per input element), so no atomics. dx.buffer == nullptr: nothing.
+void max_pool_backward(Runtime& runtime, const PoolGeometry& geometry, const Tensor& dy, const Tensor& argmax,
+                       const Tensor& dx, GradWrite write);
+
+void avg_pool_forward(Runtime& runtime, const PoolGeometry& geometry, const Tensor& x, const Tensor& y);
+void avg_pool_backward(Runtime& runtime, const PoolGeometry& geometry, const Tensor& dy, const Tensor& dx,
+                       GradWrite write);
+
+// y: N x C x 1 x 1, the mean of each channel plane.
+void global_avg_pool_forward(Runtime& runtime, const Tensor& x, const Tensor& y);
+void global_avg_pool_backward(Runtime& runtime, const Tensor& dy, const Tensor& dx, GradWrite write);
+
+}  // namespace bps::ops
