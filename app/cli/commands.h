@@ -12,8 +12,10 @@ constexpr int exit_no_opencl = 3;
 
 int run_devices(Arguments& arguments);
 int run_cache(Arguments& arguments);
+int run_bench(Arguments& arguments);
 
 extern const char* const devices_help;
 extern const char* const cache_help;
+extern const char* const bench_help;
 
 }  // namespace bps::cli

@@ -18,6 +18,7 @@ const char* const main_help =
     "commands:\n"
     "  devices   list the OpenCL devices and mark the one training uses\n"
     "  cache     show, fill or clear the compiled-kernel cache\n"
+    "  bench     time the training step of a reference network\n"
     "\n"
     "Run 'backprop COMMAND --help' for a command's options.\n"
     "Environment: BACKPROP_DEVICE picks a device like --device; BACKPROP_CACHE_DIR moves the cache.\n";
@@ -31,6 +32,7 @@ struct Command {
 const Command commands[] = {
     {"devices", bps::cli::run_devices, bps::cli::devices_help},
     {"cache", bps::cli::run_cache, bps::cli::cache_help},
+    {"bench", bps::cli::run_bench, bps::cli::bench_help},
 };
 
 }  // namespace

@@ -1,0 +1,88 @@
+// backprop bench: the time of one training step of a reference network on random data.
+#include <charconv>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "bench/reference_networks.h"
+#include "bench/step_timing.h"
+#include "cl/cache_location.h"
+#include "cl/device.h"
+#include "cl/kernel_cache.h"
+#include "cli/commands.h"
+#include "cli/format.h"
+#include "ops/runtime.h"
+
+namespace bps::cli {
+
+const char* const bench_help =
+    "usage: backprop bench [--net mlp|cnn|cifar] [--batch N] [--steps N] [--device INDEX|NAME] [--json]\n"
+    "\n"
+    "Times the training step of a reference network (shared/bench/REFERENCE.md) on random\n"
+    "data: forward with the loss, forward and backward, and the whole step with the SGD update.\n"
+    "Each figure is the median over --steps steps (default 10) after 3 warm-up steps; every\n"
+    "step waits for the device, so it is the time of one whole batch.\n"
+    "\n"
+    "  --net     the reference network (default cnn)\n"
+    "  --batch   samples per batch (default 64)\n"
+    "  --json    one JSON object instead of the table\n";
+
+namespace {
+int positive_option(Arguments& arguments, const std::string& name, int fallback) {
+    const std::optional<std::string> text = arguments.take_option(name);
+    if (!text) return fallback;
+    int value = 0;
+    const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+    if (error != std::errc() || end != text->data() + text->size() || value < 1)
+        throw UsageError(name + " needs a positive whole number, not '" + *text + "'");
+    return value;
+}
+}  // namespace
+
+int run_bench(Arguments& arguments) {
+    const std::string net = arguments.take_option("--net").value_or("cnn");
+    bench::StepTimingOptions options;
+    options.batch_size = positive_option(arguments, "--batch", 64);
+    options.timed_steps = positive_option(arguments, "--steps", 10);
+    const std::string request = cl::device_request(arguments.take_option("--device"));
+    const bool as_json = arguments.take_flag("--json");
+    arguments.expect_nothing_left();
+    model::NetworkSpec spec;
+    try {
+        spec = bench::reference_network(net);
+    } catch (const std::invalid_argument& error) {
+        throw UsageError(error.what());
+    }
+
+    const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
+    const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
+    cl::KernelCache cache(cl::kernel_cache_dir());
+    ops::Runtime runtime(device, &cache);
+    const bench::StepTiming timing = bench::time_training_step(runtime, spec, options);
+
+    if (as_json) {
+        std::cout << nlohmann::json{{"net", net},
+                                    {"device", device.name},
+                                    {"batch", options.batch_size},
+                                    {"steps", options.timed_steps},
+                                    {"forward_ms", timing.forward_ms},
+                                    {"forward_backward_ms", timing.forward_backward_ms},
+                                    {"step_ms", timing.step_ms},
+                                    {"images_per_s", timing.images_per_s},
+                                    {"first_step_ms", timing.first_step_ms},
+                                    {"device_bytes", timing.device_bytes}}
+                         .dump()
+                  << "\n";
+        return exit_ok;
+    }
+    std::cout << net << ", batch " << options.batch_size << ", on " << device.name << "\n"
+              << "  forward + loss             " << format_milliseconds(timing.forward_ms) << "\n"
+              << "  forward + backward         " << format_milliseconds(timing.forward_backward_ms) << "\n"
+              << "  whole step (with update)   " << format_milliseconds(timing.step_ms) << "  ("
+              << static_cast<long long>(timing.images_per_s) << " images/s)\n"
+              << "  first step (kernel builds) " << format_milliseconds(timing.first_step_ms) << "\n"
+              << "  device memory              " << format_bytes(timing.device_bytes) << "\n";
+    return exit_ok;
+}
+
+}  // namespace bps::cli

@@ -1,0 +1,629 @@
+#include "model/network.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "ops/activation.h"
+#include "ops/batch_norm.h"
+#include "ops/conv2d.h"
+#include "ops/dense.h"
+#include "ops/dropout.h"
+#include "ops/loss.h"
+#include "ops/merge.h"
+#include "ops/metrics.h"
+#include "ops/pool.h"
+#include "train/initializer.h"
+#include "train/random.h"
+
+namespace bps::model {
+
+using ops::GradWrite;
+
+struct Network::Parameter {
+    std::string name;
+    TensorId value = 0;
+    std::optional<TensorId> gradient;  // none for running statistics
+    std::vector<TensorId> state;       // optimiser state
+    train::Initializer initializer = train::Initializer::zeros;
+    train::Fans fans{1, 1};
+};
+
+struct Network::Node {
+    LayerSpec spec;
+    std::vector<int> inputs;  // node indices, earlier in execution order
+    Shape output;             // with n = batch size
+    int storage = 0;          // the node whose memory holds this output (Flatten shares its input's)
+    TensorId y = 0, dy = 0;
+    std::vector<GradWrite> input_writes;  // how backward writes each input's gradient
+    // Indices into parameters_ and scratch tensors, by layer type.
+    std::vector<std::size_t> parameters;
+    TensorId scratch = 0;                 // MaxPool argmax, Dropout mask
+    TensorId saved_mean = 0, saved_inv_std = 0;
+};
+
+namespace {
+std::string quoted(const LayerSpec& layer) {
+    return std::string(layer_type_name(layer.type)) + " '" + layer.name + "'";
+}
+
+Shape per_sample(Shape shape) {
+    shape.n = 1;
+    return shape;
+}
+
+// Keras prints shapes without the batch: "(8, 14, 14)" for channels, height, width.
+std::string sample_text(const Shape& shape) {
+    if (shape.h == 1 && shape.w == 1) return "(" + std::to_string(shape.c) + ")";
+    return "(" + std::to_string(shape.c) + ", " + std::to_string(shape.h) + ", " + std::to_string(shape.w) + ")";
+}
+}  // namespace
+
+Network::Network(ops::Runtime& runtime, const NetworkSpec& spec, int batch_size,
+                 const train::OptimizerSettings& optimizer, std::uint64_t seed)
+    : runtime_(runtime), batch_size_(batch_size), input_sample_(per_sample(spec.input)), loss_kind_(spec.loss),
+      optimizer_(optimizer) {
+    if (batch_size < 1) throw ModelError("the batch size must be at least 1, not " + std::to_string(batch_size));
+    require_valid(input_sample_, "the network's input");
+    build_graph(spec);
+    infer_shapes();
+    plan_memory();
+    arena_ = std::make_unique<TensorArena>(runtime_.context(), runtime_.queue(), plan_);
+    initialise_parameters(seed);
+}
+
+Network::~Network() = default;
+
+// Orders the layers so that every layer comes after its inputs (Kahn's algorithm), and checks
+// that the graph has one input, one output and no cycle.
+void Network::build_graph(const NetworkSpec& spec) {
+    const std::vector<LayerSpec>& layers = spec.layers;
+    if (layers.empty()) throw ModelError("the network has no layers");
+    std::map<std::string, int> index_of;
+    for (int i = 0; i < static_cast<int>(layers.size()); ++i) {
+        if (layers[i].name.empty()) throw ModelError("layer " + std::to_string(i + 1) + " has no name");
+        if (!index_of.emplace(layers[i].name, i).second)
+            throw ModelError("two layers are named '" + layers[i].name + "'; names must be unique");
+    }
+    std::vector<std::vector<int>> inputs(layers.size());
+    std::vector<int> consumers(layers.size(), 0);
+    int input_count = 0;
+    for (int i = 0; i < static_cast<int>(layers.size()); ++i) {
+        const LayerSpec& layer = layers[i];
+        if (layer.type == LayerType::input) {
+            ++input_count;
+            if (!layer.inputs.empty()) throw ModelError(quoted(layer) + " cannot have inputs");
+            continue;
+        }
+        if (layer.inputs.empty()) {
+            if (i == 0) throw ModelError(quoted(layer) + " has no input; the network must start with an Input layer");
+            inputs[i].push_back(i - 1);
+        }
+        for (const std::string& name : layer.inputs) {
+            const auto found = index_of.find(name);
+            if (found == index_of.end())
+                throw ModelError(quoted(layer) + " reads from '" + name + "', which is not a layer of this network");
+            inputs[i].push_back(found->second);
+        }
+        for (int producer : inputs[i]) ++consumers[producer];
+        const bool merge = layer.type == LayerType::add || layer.type == LayerType::concat;
+        if (merge && inputs[i].size() < 2)
+            throw ModelError(quoted(layer) + " needs at least two inputs");
+        if (!merge && inputs[i].size() != 1)
+            throw ModelError(quoted(layer) + " takes exactly one input, not " + std::to_string(inputs[i].size()));
+    }
+    if (input_count != 1)
+        throw ModelError(input_count == 0 ? "the network has no Input layer" : "the network has more than one Input layer");
+    std::vector<int> outputs;
+    for (int i = 0; i < static_cast<int>(layers.size()); ++i)
+        if (consumers[i] == 0) outputs.push_back(i);
+    if (outputs.size() > 1) {
+        const int loose = outputs.front() == static_cast<int>(layers.size()) - 1 ? outputs[1] : outputs.front();
+        throw ModelError(quoted(layers[loose]) + " is not connected to the output; connect it or remove it");
+    }
+
+    std::vector<int> waiting(layers.size());
+    std::vector<std::vector<int>> readers(layers.size());
+    for (int i = 0; i < static_cast<int>(layers.size()); ++i) {
+        waiting[i] = static_cast<int>(inputs[i].size());
+        for (int producer : inputs[i]) readers[producer].push_back(i);
+    }
+    std::vector<int> order, ready;
+    for (int i = static_cast<int>(layers.size()) - 1; i >= 0; --i)
+        if (waiting[i] == 0) ready.push_back(i);
+    while (!ready.empty()) {
+        const int next = ready.back();
+        ready.pop_back();
+        order.push_back(next);
+        for (auto reader = readers[next].rbegin(); reader != readers[next].rend(); ++reader)
+            if (--waiting[*reader] == 0) ready.push_back(*reader);
+    }
+    if (order.size() != layers.size()) {
+        // Walk from a layer that never became ready through its unready inputs: the walk must
+        // come back to a layer it has seen, and that layer lies on the cycle.
+        int at = 0;
+        while (waiting[at] == 0) ++at;
+        std::vector<bool> seen(layers.size(), false);
+        while (!seen[at]) {
+            seen[at] = true;
+            at = *std::find_if(inputs[at].begin(), inputs[at].end(), [&](int p) { return waiting[p] > 0; });
+        }
+        throw ModelError("the graph has a cycle through '" + layers[at].name + "'");
+    }
+
+    std::vector<int> position(layers.size());
+    for (int i = 0; i < static_cast<int>(order.size()); ++i) position[order[i]] = i;
+    for (int original : order) {
+        auto node = std::make_unique<Node>();
+        node->spec = layers[original];
+        for (int producer : inputs[original]) node->inputs.push_back(position[producer]);
+        nodes_.push_back(std::move(node));
+    }
+}
+
+void Network::infer_shapes() {
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        Node& node = *nodes_[i];
+        const LayerSpec& layer = node.spec;
+        node.storage = static_cast<int>(i);
+        if (layer.type == LayerType::input) {
+            node.output = input_sample_;
+            node.output.n = batch_size_;
+            continue;
+        }
+        const Shape in = nodes_[node.inputs.front()]->output;
+        try {
+            switch (layer.type) {
+                case LayerType::input: break;
+                case LayerType::dense:
+                    if (in.h != 1 || in.w != 1)
+                        throw ModelError(quoted(layer) + " needs a flat input; add a Flatten before it");
+                    if (layer.units < 1) throw ModelError(quoted(layer) + " needs at least one unit");
+                    node.output = Shape{in.n, layer.units, 1, 1};
+                    break;
+                case LayerType::conv2d:
+                    if (layer.units < 1) throw ModelError(quoted(layer) + " needs at least one filter");
+                    node.output = ops::conv2d_output_shape(in, layer.units, layer.conv);
+                    break;
+                case LayerType::max_pool:
+                case LayerType::avg_pool: node.output = ops::pool_output_shape(in, layer.pool); break;
+                case LayerType::global_avg_pool: node.output = Shape{in.n, in.c, 1, 1}; break;
+                case LayerType::flatten:
+                    node.output = Shape{in.n, static_cast<int>(in.per_sample()), 1, 1};
+                    node.storage = nodes_[node.inputs.front()]->storage;
+                    break;
+                case LayerType::dropout:
+                    if (!(layer.rate >= 0.0f && layer.rate < 1.0f))
+                        throw ModelError(quoted(layer) + " needs a rate from 0 up to (not including) 1");
+                    node.output = in;
+                    break;
+                case LayerType::activation:
+                case LayerType::batch_norm: node.output = in; break;
+                case LayerType::add:
+                    for (int producer : node.inputs)
+                        if (nodes_[producer]->output != in)
+                            throw ModelError(quoted(layer) + " needs inputs of the same shape: '" +
+                                             nodes_[node.inputs.front()]->spec.name + "' gives " + sample_text(in) +
+                                             ", '" + nodes_[producer]->spec.name + "' gives " +
+                                             sample_text(nodes_[producer]->output));
+                    node.output = in;
+                    break;
+                case LayerType::concat: {
+                    node.output = in;
+                    node.output.c = 0;
+                    for (int producer : node.inputs) {
+                        const Shape& part = nodes_[producer]->output;
+                        if (part.h != in.h || part.w != in.w)
+                            throw ModelError(quoted(layer) + " needs inputs of the same height and width: '" +
+                                             nodes_[node.inputs.front()]->spec.name + "' gives " + sample_text(in) +
+                                             ", '" + nodes_[producer]->spec.name + "' gives " + sample_text(part));
+                        node.output.c += part.c;
+                    }
+                    break;
+                }
+            }
+        } catch (const ModelError&) {
+            throw;
+        } catch (const std::invalid_argument& error) {
+            throw ModelError(quoted(layer) + ": " + error.what());
+        }
+    }
+    const Shape out = nodes_.back()->output;
+    if (loss_kind_ == LossKind::softmax_cross_entropy && (out.h != 1 || out.w != 1))
+        throw ModelError("the output " + quoted(nodes_.back()->spec) + " gives " + sample_text(out) +
+                         "; a classifier must end in flat class scores (add Flatten and a Dense layer)");
+    if (loss_kind_ == LossKind::softmax_cross_entropy && out.c < 2)
+        throw ModelError("the output " + quoted(nodes_.back()->spec) + " has " + std::to_string(out.c) +
+                         " unit; a classifier needs one unit per class (at least 2)");
+}
+
+void Network::plan_memory() {
+    auto add = [&](const std::string& name, const Shape& shape, bool batched) {
+        const TensorId id = plan_.add(name, shape);
+        per_batch_.push_back(batched);
+        return id;
+    };
+    auto add_parameter = [&](Node& node, const std::string& suffix, const Shape& shape, train::Initializer init,
+                             train::Fans fans, bool trainable) {
+        Parameter parameter;
+        parameter.name = node.spec.name + "." + suffix;
+        parameter.value = add(parameter.name, shape, false);
+        parameter.initializer = init;
+        parameter.fans = fans;
+        if (trainable) {
+            parameter.gradient = add(parameter.name + ".grad", shape, false);
+            for (int s = 0; s < train::optimizer_state_count(optimizer_); ++s)
+                parameter.state.push_back(add(parameter.name + ".state" + std::to_string(s), shape, false));
+        }
+        node.parameters.push_back(parameters_.size());
+        parameters_.push_back(std::move(parameter));
+    };
+
+    std::size_t workspace = 0;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        Node& node = *nodes_[i];
+        const LayerSpec& layer = node.spec;
+        if (node.storage == static_cast<int>(i)) {
+            node.y = add(layer.name + ".output", node.output, true);
+            node.dy = add(layer.name + ".gradient", node.output, true);
+        }
+        const Shape in = node.inputs.empty() ? Shape{} : nodes_[node.inputs.front()]->output;
+        const Shape channels{1, node.output.c, 1, 1};
+        switch (layer.type) {
+            case LayerType::dense: {
+                const Shape weight{layer.units, static_cast<int>(in.per_sample()), 1, 1};
+                add_parameter(node, "weight", weight, layer.initializer, train::dense_fans(weight), true);
+                add_parameter(node, "bias", channels, train::Initializer::zeros, {1, 1}, true);
+                break;
+            }
+            case LayerType::conv2d: {
+                const Shape weight{layer.units, in.c, layer.conv.kernel_h, layer.conv.kernel_w};
+                add_parameter(node, "weight", weight, layer.initializer, train::conv_fans(weight), true);
+                add_parameter(node, "bias", channels, train::Initializer::zeros, {1, 1}, true);
+                workspace = std::max(workspace, ops::conv2d_workspace_elements(in, layer.units, layer.conv));
+                break;
+            }
+            case LayerType::batch_norm:
+                add_parameter(node, "gamma", channels, train::Initializer::ones, {1, 1}, true);
+                add_parameter(node, "beta", channels, train::Initializer::zeros, {1, 1}, true);
+                add_parameter(node, "running_mean", channels, train::Initializer::zeros, {1, 1}, false);
+                add_parameter(node, "running_var", channels, train::Initializer::ones, {1, 1}, false);
+                node.saved_mean = add(layer.name + ".saved_mean", channels, false);
+                node.saved_inv_std = add(layer.name + ".saved_inv_std", channels, false);
+                break;
+            case LayerType::max_pool: node.scratch = add(layer.name + ".argmax", node.output, true); break;
+            case LayerType::dropout: node.scratch = add(layer.name + ".mask", node.output, true); break;
+            default: break;
+        }
+    }
+    // Conv layers share one scratch area: they run one at a time on an in-order queue.
+    if (workspace > 0) {
+        workspace_ = add("conv2d.workspace", Shape{1, static_cast<int>(workspace), 1, 1}, false);
+        has_workspace_ = true;
+    }
+    const Shape out = nodes_.back()->output;
+    const Shape column{batch_size_, 1, 1, 1};
+    labels_ = add("labels", column, true);
+    targets_ = add("targets", out, true);
+    sample_loss_ = add("sample_loss", column, true);
+    sample_correct_ = add("sample_correct", column, true);
+    probabilities_ = add("probabilities", out, true);
+    totals_ = add("metric_totals", Shape{1, 2, 1, 1}, false);
+
+    // How each backward writes its input gradients: the first write into a tensor's memory
+    // (in backward order) overwrites it, later ones add to it. Flatten writes nothing itself;
+    // its readers write straight into its input's memory.
+    std::vector<bool> written(nodes_.size(), false);
+    for (std::size_t i = nodes_.size(); i-- > 0;) {
+        Node& node = *nodes_[i];
+        node.input_writes.clear();
+        for (int producer : node.inputs) {
+            const int storage = nodes_[producer]->storage;
+            node.input_writes.push_back(written[storage] ? GradWrite::accumulate : GradWrite::overwrite);
+            if (node.spec.type != LayerType::flatten) written[storage] = true;
+        }
+    }
+}
+
+void Network::initialise_parameters(std::uint64_t seed) {
+    // Each parameter gets its own stream drawn in declaration order, so the same seed gives the
+    // same weights on every device, and adding a layer at the end leaves the others unchanged.
+    train::Random streams(seed);
+    for (const Parameter& parameter : parameters_) {
+        const std::uint64_t stream = (std::uint64_t(streams.next_u32()) << 32) | streams.next_u32();
+        const Shape shape = plan_.shape(parameter.value);
+        const std::vector<float> values = train::initial_values(parameter.initializer, shape.count(),
+                                                                parameter.fans.fan_in, parameter.fans.fan_out, stream);
+        runtime_.write((*arena_)[parameter.value], values);
+    }
+    dropout_seed_ = streams.next_u32();
+}
+
+Tensor Network::view(TensorId id, int count) const {
+    Tensor tensor = (*arena_)[id];
+    if (per_batch_[id]) tensor.shape.n = count;
+    return tensor;
+}
+
+Tensor Network::output_of(int node, int count) const {
+    const Node& n = *nodes_[node];
+    const Node& owner = *nodes_[n.storage];
+    Shape shape = n.output;
+    shape.n = count;
+    return view(owner.y, count).reshaped(shape);
+}
+
+Tensor Network::gradient_of(int node, int count) const {
+    const Node& n = *nodes_[node];
+    const Node& owner = *nodes_[n.storage];
+    Shape shape = n.output;
+    shape.n = count;
+    return view(owner.dy, count).reshaped(shape);
+}
+
+void Network::require_count(int count, const char* what) const {
+    if (count < 1 || count > batch_size_)
+        throw std::invalid_argument(std::string(what) + ": " + std::to_string(count) +
+                                    " samples do not fit a network built for batches of " +
+                                    std::to_string(batch_size_));
+}
+
+void Network::upload_images(std::span<const float> images, int count) {
+    require_count(count, "images");
+    const std::size_t expected = static_cast<std::size_t>(count) * input_sample_.count();
+    if (images.size() != expected)
+        throw std::invalid_argument("images: " + std::to_string(images.size()) + " values for " +
+                                    std::to_string(count) + " samples of " + sample_text(input_sample_));
+    runtime_.write(output_of(0, count), images);
+}
+
+void Network::upload_labels(std::span<const int> labels) {
+    require_count(static_cast<int>(labels.size()), "labels");
+    const int classes = nodes_.back()->output.c;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        if (labels[i] < 0 || labels[i] >= classes)
+            throw std::invalid_argument("label " + std::to_string(labels[i]) + " of sample " + std::to_string(i) +
+                                        " is outside the network's " + std::to_string(classes) + " classes");
+    runtime_.write_ints(view(labels_, static_cast<int>(labels.size())), labels);
+}
+
+void Network::upload_targets(std::span<const float> targets) {
+    const std::size_t per_sample_count = nodes_.back()->output.per_sample();
+    const int count = static_cast<int>(targets.size() / per_sample_count);
+    require_count(count, "targets");
+    runtime_.write(view(targets_, count), targets);
+}
+
+void Network::forward(int count, bool training) {
+    require_count(count, "forward");
+    for (std::size_t i = 1; i < nodes_.size(); ++i) forward_node(static_cast<int>(i), count, training);
+}
+
+void Network::forward_node(int index, int count, bool training) {
+    Node& node = *nodes_[index];
+    const LayerSpec& layer = node.spec;
+    const Tensor x = output_of(node.inputs.front(), count);
+    const Tensor y = output_of(index, count);
+    auto parameter = [&](std::size_t i) { return (*arena_)[parameters_[node.parameters.at(i)].value]; };
+    switch (layer.type) {
+        case LayerType::input:
+        case LayerType::flatten: break;
+        case LayerType::dense: ops::dense_forward(runtime_, x, parameter(0), parameter(1), y); break;
+        case LayerType::conv2d:
+            ops::conv2d_forward(runtime_, layer.conv, x, parameter(0), parameter(1), y, (*arena_)[workspace_]);
+            break;
+        case LayerType::max_pool:
+            ops::max_pool_forward(runtime_, layer.pool, x, y, view(node.scratch, count));
+            break;
+        case LayerType::avg_pool: ops::avg_pool_forward(runtime_, layer.pool, x, y); break;
+        case LayerType::global_avg_pool: ops::global_avg_pool_forward(runtime_, x, y); break;
+        case LayerType::activation: ops::activation_forward(runtime_, layer.activation, layer.slope, x, y); break;
+        case LayerType::dropout:
+            if (training && layer.rate > 0.0f)
+                ops::dropout_forward(runtime_, layer.rate, dropout_seed_ + static_cast<std::uint32_t>(index),
+                                     static_cast<std::uint32_t>(step_), x, y, view(node.scratch, count));
+            else
+                ops::pass_gradient(runtime_, x, y, GradWrite::overwrite);  // a copy
+            break;
+        case LayerType::batch_norm:
+            if (training)
+                ops::batch_norm_forward_train(runtime_, layer.momentum, layer.epsilon, x, parameter(0), parameter(1), y,
+                                              (*arena_)[node.saved_mean], (*arena_)[node.saved_inv_std], parameter(2),
+                                              parameter(3));
+            else
+                ops::batch_norm_forward_eval(runtime_, layer.epsilon, x, parameter(0), parameter(1), parameter(2),
+                                             parameter(3), y);
+            break;
+        case LayerType::add:
+        case LayerType::concat: {
+            std::vector<Tensor> inputs;
+            for (int producer : node.inputs) inputs.push_back(output_of(producer, count));
+            if (layer.type == LayerType::add)
+                ops::add_forward(runtime_, inputs, y);
+            else
+                ops::concat_forward(runtime_, inputs, y);
+            break;
+        }
+    }
+}
+
+void Network::loss(int count) {
+    require_count(count, "loss");
+    const int last = static_cast<int>(nodes_.size()) - 1;
+    const Tensor out = output_of(last, count).reshaped(Shape{count, static_cast<int>(nodes_[last]->output.per_sample()), 1, 1});
+    const Tensor dout = gradient_of(last, count).reshaped(out.shape);
+    if (loss_kind_ == LossKind::softmax_cross_entropy) {
+        ops::softmax_cross_entropy(runtime_, out, view(labels_, count), dout, view(sample_loss_, count),
+                                   view(sample_correct_, count));
+        ops::accumulate_metrics(runtime_, view(sample_loss_, count), view(sample_correct_, count), (*arena_)[totals_]);
+    } else {
+        ops::mean_squared_error(runtime_, out, view(targets_, count).reshaped(out.shape), dout,
+                                view(sample_loss_, count));
+        ops::accumulate_metrics(runtime_, view(sample_loss_, count), Tensor{}, (*arena_)[totals_]);
+    }
+    samples_since_clear_ += static_cast<std::size_t>(count);
+}
+
+void Network::backward(int count) {
+    require_count(count, "backward");
+    for (std::size_t i = nodes_.size(); i-- > 1;) backward_node(static_cast<int>(i), count);
+}
+
+void Network::backward_node(int index, int count) {
+    Node& node = *nodes_[index];
+    const LayerSpec& layer = node.spec;
+    const int producer = node.inputs.front();
+    const Tensor x = output_of(producer, count);
+    const Tensor y = output_of(index, count);
+    const Tensor dy = gradient_of(index, count);
+    // The network's input needs no gradient: Dense and Conv2D skip computing it.
+    const Tensor dx = gradient_of(producer, count);
+    const Tensor dx_or_none = nodes_[producer]->spec.type == LayerType::input ? Tensor{} : dx;
+    const GradWrite write = node.input_writes.front();
+    auto value = [&](std::size_t i) { return (*arena_)[parameters_[node.parameters.at(i)].value]; };
+    auto gradient = [&](std::size_t i) { return (*arena_)[*parameters_[node.parameters.at(i)].gradient]; };
+    switch (layer.type) {
+        case LayerType::input:
+        case LayerType::flatten: break;
+        case LayerType::dense:
+            ops::dense_backward(runtime_, x, value(0), dy, dx_or_none, write, gradient(0),
+                                gradient(1));
+            break;
+        case LayerType::conv2d:
+            ops::conv2d_backward(runtime_, layer.conv, x, value(0), dy, dx_or_none, write, gradient(0),
+                                 gradient(1), (*arena_)[workspace_]);
+            break;
+        case LayerType::max_pool:
+            ops::max_pool_backward(runtime_, layer.pool, dy, view(node.scratch, count), dx, write);
+            break;
+        case LayerType::avg_pool: ops::avg_pool_backward(runtime_, layer.pool, dy, dx, write); break;
+        case LayerType::global_avg_pool: ops::global_avg_pool_backward(runtime_, dy, dx, write); break;
+        case LayerType::activation:
+            ops::activation_backward(runtime_, layer.activation, layer.slope, x, y, dy, dx, write);
+            break;
+        case LayerType::dropout:
+            if (layer.rate > 0.0f)
+                ops::dropout_backward(runtime_, dy, view(node.scratch, count), dx, write);
+            else
+                ops::pass_gradient(runtime_, dy, dx, write);
+            break;
+        case LayerType::batch_norm:
+            ops::batch_norm_backward(runtime_, x, value(0), (*arena_)[node.saved_mean], (*arena_)[node.saved_inv_std],
+                                     dy, dx, write, gradient(0), gradient(1));
+            break;
+        case LayerType::add:
+            for (std::size_t i = 0; i < node.inputs.size(); ++i)
+                ops::pass_gradient(runtime_, dy, gradient_of(node.inputs[i], count), node.input_writes[i]);
+            break;
+        case LayerType::concat: {
+            int offset = 0;
+            for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+                const Tensor part = gradient_of(node.inputs[i], count);
+                ops::concat_backward(runtime_, dy, offset, part, node.input_writes[i]);
+                offset += part.shape.c;
+            }
+            break;
+        }
+    }
+}
+
+void Network::update(float learning_rate) {
+    ++step_;
+    for (const Parameter& parameter : parameters_) {
+        if (!parameter.gradient) continue;
+        std::vector<Tensor> state;
+        for (TensorId id : parameter.state) state.push_back((*arena_)[id]);
+        train::optimizer_step(runtime_, optimizer_, learning_rate, step_, (*arena_)[parameter.value],
+                              (*arena_)[*parameter.gradient], state);
+    }
+}
+
+void Network::train_step(std::span<const float> images, std::span<const int> labels, float learning_rate) {
+    if (loss_kind_ != LossKind::softmax_cross_entropy)
+        throw std::logic_error("train_step with labels needs a softmax cross-entropy network");
+    const int count = static_cast<int>(labels.size());
+    upload_images(images, count);
+    upload_labels(labels);
+    forward(count, true);
+    loss(count);
+    backward(count);
+    update(learning_rate);
+}
+
+void Network::train_step_targets(std::span<const float> images, std::span<const float> targets,
+                                 float learning_rate) {
+    if (loss_kind_ != LossKind::mean_squared_error)
+        throw std::logic_error("train_step_targets needs a mean-squared-error network");
+    const int count = static_cast<int>(targets.size() / nodes_.back()->output.per_sample());
+    upload_images(images, count);
+    upload_targets(targets);
+    forward(count, true);
+    loss(count);
+    backward(count);
+    update(learning_rate);
+}
+
+void Network::evaluate_batch(std::span<const float> images, std::span<const int> labels) {
+    const int count = static_cast<int>(labels.size());
+    upload_images(images, count);
+    upload_labels(labels);
+    forward(count, false);
+    loss(count);
+}
+
+std::vector<float> Network::predict(std::span<const float> images, int count) {
+    upload_images(images, count);
+    forward(count, false);
+    const int last = static_cast<int>(nodes_.size()) - 1;
+    const Tensor out =
+        output_of(last, count).reshaped(Shape{count, static_cast<int>(nodes_[last]->output.per_sample()), 1, 1});
+    if (loss_kind_ != LossKind::softmax_cross_entropy) return runtime_.read(out);
+    const Tensor probabilities = view(probabilities_, count).reshaped(out.shape);
+    ops::softmax(runtime_, out, probabilities);
+    return runtime_.read(probabilities);
+}
+
+Network::Totals Network::read_totals() {
+    const std::vector<float> values = runtime_.read((*arena_)[totals_]);
+    return Totals{values[0], values[1], samples_since_clear_};
+}
+
+void Network::clear_totals() {
+    ops::clear_metrics(runtime_, (*arena_)[totals_]);
+    samples_since_clear_ = 0;
+}
+
+Tensor Network::totals_tensor() const { return (*arena_)[totals_]; }
+
+Shape Network::input_shape() const { return input_sample_; }
+
+Shape Network::output_shape() const { return per_sample(nodes_.back()->output); }
+
+std::vector<LayerSummary> Network::summary() const {
+    std::vector<LayerSummary> layers;
+    for (const auto& node : nodes_) {
+        LayerSummary entry{node->spec.name, node->spec.type, per_sample(node->output), 0};
+        for (std::size_t p : node->parameters) entry.parameters += plan_.shape(parameters_[p].value).count();
+        layers.push_back(std::move(entry));
+    }
+    return layers;
+}
+
+std::size_t Network::trainable_parameter_count() const {
+    std::size_t total = 0;
+    for (const Parameter& parameter : parameters_)
+        if (parameter.gradient) total += plan_.shape(parameter.value).count();
+    return total;
+}
+
+std::size_t Network::device_bytes() const { return arena_->bytes(); }
+
+std::vector<ParameterView> Network::parameters() const {
+    std::vector<ParameterView> views;
+    for (const Parameter& parameter : parameters_)
+        views.push_back({parameter.name, (*arena_)[parameter.value],
+                         parameter.gradient ? (*arena_)[*parameter.gradient] : Tensor{}});
+    return views;
+}
+
+}  // namespace bps::model

@@ -1,0 +1,123 @@
+#pragma once
+// A network built on one device: the layer graph in execution order, every tensor it needs
+// planned into one arena (activations, gradients, parameters, optimiser state, scratch), and the
+// training step: forward, fused loss, backward, parameter update, all enqueued without waiting
+// on the device. Reading metrics and predictions are the only blocking calls.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/network_spec.h"
+#include "ops/runtime.h"
+#include "tensor/tensor_arena.h"
+#include "train/optimizer.h"
+
+namespace bps::model {
+
+// A network that cannot be built: the message names the layer and says what to change.
+class ModelError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+struct LayerSummary {
+    std::string name;
+    LayerType type;
+    Shape output;               // per sample (n = 1)
+    std::size_t parameters = 0; // trainable and non-trainable (BatchNorm's running statistics)
+};
+
+struct ParameterView {
+    std::string name;  // "<layer>.weight", "<layer>.bias", "<layer>.gamma", "<layer>.running_mean", ...
+    Tensor value;
+    Tensor gradient;   // buffer nullptr for non-trainable values
+};
+
+class Network {
+public:
+    // Checks the graph and shapes (ModelError), plans and allocates the memory for batches of up
+    // to `batch_size` samples, and initialises the parameters from `seed`.
+    Network(ops::Runtime& runtime, const NetworkSpec& spec, int batch_size, const train::OptimizerSettings& optimizer,
+            std::uint64_t seed);
+    ~Network();
+    Network(const Network&) = delete;
+    Network& operator=(const Network&) = delete;
+
+    int batch_size() const noexcept { return batch_size_; }
+    Shape input_shape() const;   // per sample
+    Shape output_shape() const;  // per sample
+    std::vector<LayerSummary> summary() const;
+    std::size_t trainable_parameter_count() const;
+    std::size_t device_bytes() const;
+
+    // One training step on a batch of `labels.size()` samples (at most batch_size): images are
+    // NCHW floats. For a mean-squared-error network use the overload with targets.
+    void train_step(std::span<const float> images, std::span<const int> labels, float learning_rate);
+    void train_step_targets(std::span<const float> images, std::span<const float> targets, float learning_rate);
+    // Forward in evaluation mode (running BatchNorm statistics, no dropout); adds the loss and
+    // correct count to the metric totals.
+    void evaluate_batch(std::span<const float> images, std::span<const int> labels);
+    // Class probabilities (softmax networks) or outputs (MSE networks), count x output size.
+    std::vector<float> predict(std::span<const float> images, int count);
+
+    // Sums since the last clear over every trained or evaluated sample: loss and correct
+    // predictions (blocking read of two floats), and how many samples that was.
+    struct Totals {
+        double loss_sum = 0;
+        double correct = 0;
+        std::size_t samples = 0;
+    };
+    Totals read_totals();
+    void clear_totals();
+    // The device tensor the totals accumulate in (for asynchronous reads).
+    Tensor totals_tensor() const;
+
+    std::vector<ParameterView> parameters() const;
+    int steps_taken() const noexcept { return step_; }
+
+    // The parts of a step, for tests that check gradients through the whole graph.
+    void upload_images(std::span<const float> images, int count);
+    void upload_labels(std::span<const int> labels);
+    void upload_targets(std::span<const float> targets);
+    void forward(int count, bool training);
+    void loss(int count);  // also accumulates the totals
+    void backward(int count);
+    void update(float learning_rate);
+
+private:
+    struct Node;
+    struct Parameter;
+    void build_graph(const NetworkSpec& spec);
+    void infer_shapes();
+    void plan_memory();
+    void initialise_parameters(std::uint64_t seed);
+    Tensor view(TensorId id, int count) const;
+    Tensor output_of(int node, int count) const;
+    Tensor gradient_of(int node, int count) const;
+    void forward_node(int index, int count, bool training);
+    void backward_node(int index, int count);
+    void require_count(int count, const char* what) const;
+
+    ops::Runtime& runtime_;
+    int batch_size_;
+    Shape input_sample_;
+    LossKind loss_kind_;
+    train::OptimizerSettings optimizer_;
+    std::vector<std::unique_ptr<Node>> nodes_;  // in execution (topological) order
+    std::vector<Parameter> parameters_;
+    TensorPlan plan_;
+    std::vector<bool> per_batch_;  // by TensorId: the first dimension is the batch
+    std::unique_ptr<TensorArena> arena_;
+    TensorId labels_ = 0, targets_ = 0, sample_loss_ = 0, sample_correct_ = 0, totals_ = 0, probabilities_ = 0;
+    TensorId workspace_ = 0;
+    bool has_workspace_ = false;
+    std::size_t samples_since_clear_ = 0;
+    int step_ = 0;
+    std::uint32_t dropout_seed_ = 0;
+};
+
+}  // namespace bps::model

@@ -1,0 +1,141 @@
+// Building networks: shape inference, parameter counts (the same as Keras's model.summary()),
+// execution order of a graph, and the messages for graphs that cannot be built.
+#include <catch2/catch.hpp>
+
+#include "bench/reference_networks.h"
+#include "model/network.h"
+#include "ops/op_checks.h"
+
+using namespace bps;
+using namespace bps::model;
+using ops::Activation;
+using ops::Padding;
+
+namespace {
+train::OptimizerSettings sgd() { return {}; }
+
+NetworkSpec spec_of(Shape input, std::vector<LayerSpec> layers) {
+    NetworkSpec spec;
+    spec.input = input;
+    spec.layers = std::move(layers);
+    return spec;
+}
+
+void require_model_error(const NetworkSpec& spec, const std::string& message) {
+    REQUIRE_THROWS_MATCHES(Network(test::op_runtime(), spec, 4, sgd(), 1), ModelError,
+                           Catch::Matchers::Message(message));
+}
+}  // namespace
+
+TEST_CASE("the reference networks have the shapes and parameter counts Keras reports", "[network]") {
+    // Keras: mlp 203,530; cnn 225,034; cifar 2,168,362 trainable parameters.
+    const auto [name, parameters, flat_features] =
+        GENERATE(std::make_tuple("mlp", 203530, 784), std::make_tuple("cnn", 225034, 1600),
+                 std::make_tuple("cifar", 2168362, 4096));
+    INFO(name);
+    Network network(test::op_runtime(), bench::reference_network(name), 2, sgd(), 1);
+    CHECK(network.trainable_parameter_count() == static_cast<std::size_t>(parameters));
+    CHECK(network.output_shape() == Shape{1, 10, 1, 1});
+    bool found_flatten = false;
+    for (const LayerSummary& layer : network.summary())
+        if (layer.type == LayerType::flatten) {
+            found_flatten = true;
+            CHECK(layer.output == Shape{1, flat_features, 1, 1});
+        }
+    CHECK(found_flatten);
+}
+
+TEST_CASE("the cnn's layers have Keras's output shapes", "[network]") {
+    Network network(test::op_runtime(), bench::reference_network("cnn"), 2, sgd(), 1);
+    std::vector<std::pair<std::string, Shape>> shapes;
+    for (const LayerSummary& layer : network.summary()) shapes.emplace_back(layer.name, layer.output);
+    const std::vector<std::pair<std::string, Shape>> expected = {
+        {"input", {1, 1, 28, 28}}, {"conv1", {1, 32, 26, 26}}, {"relu1", {1, 32, 26, 26}},
+        {"pool1", {1, 32, 13, 13}}, {"conv2", {1, 64, 11, 11}}, {"relu2", {1, 64, 11, 11}},
+        {"pool2", {1, 64, 5, 5}},  {"flatten", {1, 1600, 1, 1}}, {"fc1", {1, 128, 1, 1}},
+        {"relu3", {1, 128, 1, 1}}, {"fc2", {1, 10, 1, 1}}};
+    CHECK(shapes == expected);
+}
+
+TEST_CASE("a graph listed out of order runs in an order where inputs come first", "[network]") {
+    // The residual block is listed with the Add before its second branch.
+    const NetworkSpec spec = spec_of(
+        {1, 2, 6, 6},
+        {input_layer(), conv2d("stem", 4, 3, 1, Padding::same), from(add("sum", {"stem", "branch"}), {"stem", "branch"}),
+         from(conv2d("branch", 4, 3, 1, Padding::same), {"stem"}), from(global_avg_pool("gap"), {"sum"}),
+         dense("out", 3)});
+    Network network(test::op_runtime(), spec, 2, sgd(), 1);
+    std::vector<std::string> order;
+    for (const LayerSummary& layer : network.summary()) order.push_back(layer.name);
+    CHECK(order == std::vector<std::string>{"input", "stem", "branch", "sum", "gap", "out"});
+}
+
+TEST_CASE("impossible networks are refused with a message naming the layer", "[network]") {
+    SECTION("a Dense layer on an image") {
+        require_model_error(spec_of({1, 1, 8, 8}, {input_layer(), dense("fc1", 10)}),
+                            "Dense 'fc1' needs a flat input; add a Flatten before it");
+    }
+    SECTION("a kernel larger than its input") {
+        require_model_error(
+            spec_of({1, 1, 3, 3}, {input_layer(), conv2d("conv3", 2, 5), flatten("f"), dense("out", 2)}),
+            "Conv2D 'conv3': " + [] {
+                try {
+                    (void)ops::conv2d_output_shape(Shape{4, 1, 3, 3}, 2, ops::Conv2dGeometry{5, 5, 1, 1, Padding::valid});
+                } catch (const std::invalid_argument& error) {
+                    return std::string(error.what());
+                }
+                return std::string("no error");
+            }());
+    }
+    SECTION("a cycle") {
+        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), from(add("add1", {"input", "fc"}), {"input", "fc"}),
+                                                   from(dense("fc", 4), {"add1"}), from(dense("out", 2), {"add1"})}),
+                            "the graph has a cycle through 'add1'");
+    }
+    SECTION("an unknown input") {
+        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), from(dense("out", 2), {"fc0"})}),
+                            "Dense 'out' reads from 'fc0', which is not a layer of this network");
+    }
+    SECTION("a loose branch") {
+        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("side", 3), from(dense("out", 2), {"input"})}),
+                            "Dense 'side' is not connected to the output; connect it or remove it");
+    }
+    SECTION("Add of different shapes") {
+        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("a", 3), from(dense("b", 5), {"input"}),
+                                                   add("sum", {"a", "b"}), dense("out", 2)}),
+                            "Add 'sum' needs inputs of the same shape: 'a' gives (3), 'b' gives (5)");
+    }
+    SECTION("a classifier with one output unit") {
+        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("out", 1)}),
+                            "the output Dense 'out' has 1 unit; a classifier needs one unit per class (at least 2)");
+    }
+    SECTION("a classifier ending in an image") {
+        require_model_error(spec_of({1, 1, 6, 6}, {input_layer(), conv2d("c", 3, 3)}),
+                            "the output Conv2D 'c' gives (3, 4, 4); a classifier must end in flat class scores (add "
+                            "Flatten and a Dense layer)");
+    }
+    SECTION("duplicate names") {
+        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("fc", 3), dense("fc", 2)}),
+                            "two layers are named 'fc'; names must be unique");
+    }
+}
+
+TEST_CASE("the same seed gives the same initial weights and another seed other ones", "[network]") {
+    const NetworkSpec spec = bench::reference_network("mlp");
+    ops::Runtime& runtime = test::op_runtime();
+    Network a(runtime, spec, 2, sgd(), 7), b(runtime, spec, 2, sgd(), 7), c(runtime, spec, 2, sgd(), 8);
+    const std::vector<float> wa = runtime.read(a.parameters()[0].value);
+    CHECK(wa == runtime.read(b.parameters()[0].value));
+    CHECK(wa != runtime.read(c.parameters()[0].value));
+    // He uniform for fc1: every value within sqrt(6 / 784).
+    for (float v : wa) REQUIRE(std::fabs(v) <= std::sqrt(6.0f / 784.0f));
+}
+
+TEST_CASE("a batch larger than the planned batch size is refused", "[network]") {
+    Network network(test::op_runtime(), bench::reference_network("mlp"), 2, sgd(), 1);
+    const std::vector<float> images(3 * 784, 0.5f);
+    REQUIRE_THROWS_WITH(network.upload_images(images, 3),
+                        "images: 3 samples do not fit a network built for batches of 2");
+    const std::vector<int> labels = {1, 12};
+    REQUIRE_THROWS_WITH(network.upload_labels(labels), "label 12 of sample 1 is outside the network's 10 classes");
+}
