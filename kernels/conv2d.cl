@@ -3,41 +3,43 @@
 // column): col[(ci*kh + ki)*kw + kj][(n*out_h + oh)*out_w + ow]. "cnhw" is an output-shaped
 // tensor with the channel outermost, the layout the GEMM produces and consumes.
 
-// One work-item per col element; padding reads as zero.
+// One work-item per col element over a 3-D range (output column, sample * out_h + output row,
+// col row), so only values that a whole output row shares need a division; padding reads as zero.
 __kernel void conv2d_im2col(const int batch, const int channels, const int height, const int width,
                             const int out_h, const int out_w, const int kernel_h, const int kernel_w,
                             const int stride_h, const int stride_w, const int pad_top, const int pad_left,
                             __global const float* x, const int x_off,
                             __global float* col, const int col_off) {
-    const int i = get_global_id(0);
+    const int ow = get_global_id(0), sample_row = get_global_id(1), row = get_global_id(2);
+    if (ow >= out_w || sample_row >= batch * out_h || row >= channels * kernel_h * kernel_w) return;
     const int columns = batch * out_h * out_w;
-    if (i >= channels * kernel_h * kernel_w * columns) return;
-    const int p = i % columns, row = i / columns;
+    const int i = row * columns + sample_row * out_w + ow;
     const int kj = row % kernel_w, ki = (row / kernel_w) % kernel_h, ci = row / (kernel_w * kernel_h);
-    const int ow = p % out_w, oh = (p / out_w) % out_h, n = p / (out_w * out_h);
+    const int oh = sample_row % out_h, n = sample_row / out_h;
     const int ih = oh * stride_h - pad_top + ki, iw = ow * stride_w - pad_left + kj;
     const bool inside = ih >= 0 && ih < height && iw >= 0 && iw < width;
     col[col_off + i] = inside ? x[x_off + ((n * channels + ci) * height + ih) * width + iw] : 0.0f;
 }
 
-// y (NCHW) = cnhw + bias, one work-item per element of y.
+// y (NCHW) = cnhw + bias, one work-item per element of y over (position, channel, sample).
 __kernel void conv2d_output(const int batch, const int channels, const int plane,
                             __global const float* cnhw, const int cnhw_off,
                             __global const float* bias, const int bias_off,
                             __global float* y, const int y_off) {
-    const int i = get_global_id(0);
-    if (i >= batch * channels * plane) return;
-    const int p = i % plane, c = (i / plane) % channels, n = i / (plane * channels);
+    const int p = get_global_id(0), c = get_global_id(1), n = get_global_id(2);
+    if (p >= plane || c >= channels || n >= batch) return;
+    const int i = (n * channels + c) * plane + p;
     y[y_off + i] = cnhw[cnhw_off + (c * batch + n) * plane + p] + bias[bias_off + c];
 }
 
-// cnhw = dy (NCHW) with the channel moved outermost, one work-item per element.
+// cnhw = dy (NCHW) with the channel moved outermost, one work-item per element over (position,
+// channel, sample).
 __kernel void conv2d_to_cnhw(const int batch, const int channels, const int plane,
                              __global const float* dy, const int dy_off,
                              __global float* cnhw, const int cnhw_off) {
-    const int i = get_global_id(0);
-    if (i >= batch * channels * plane) return;
-    const int p = i % plane, c = (i / plane) % channels, n = i / (plane * channels);
+    const int p = get_global_id(0), c = get_global_id(1), n = get_global_id(2);
+    if (p >= plane || c >= channels || n >= batch) return;
+    const int i = (n * channels + c) * plane + p;
     cnhw[cnhw_off + (c * batch + n) * plane + p] = dy[dy_off + i];
 }
 
@@ -53,16 +55,17 @@ __kernel void conv2d_bias_gradient(const int channels, const int row_length,
 }
 
 // col2im as a gather: each input element sums the col entries im2col copied from it, so no two
-// work-items write the same place. accumulate != 0 adds to dx.
+// work-items write the same place. Runs over (input column, input row, sample * channels +
+// channel). accumulate != 0 adds to dx.
 __kernel void conv2d_col2im(const int batch, const int channels, const int height, const int width,
                             const int out_h, const int out_w, const int kernel_h, const int kernel_w,
                             const int stride_h, const int stride_w, const int pad_top, const int pad_left,
                             __global const float* col, const int col_off,
                             __global float* dx, const int dx_off, const int accumulate) {
-    const int i = get_global_id(0);
-    if (i >= batch * channels * height * width) return;
-    const int iw = i % width, ih = (i / width) % height, ci = (i / (width * height)) % channels;
-    const int n = i / (width * height * channels);
+    const int iw = get_global_id(0), ih = get_global_id(1), plane = get_global_id(2);
+    if (iw >= width || ih >= height || plane >= batch * channels) return;
+    const int i = (plane * height + ih) * width + iw;
+    const int ci = plane % channels, n = plane / channels;
     const int columns = batch * out_h * out_w;
     float sum = 0.0f;
     for (int ki = 0; ki < kernel_h; ++ki) {

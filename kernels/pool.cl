@@ -1,7 +1,8 @@
 // Pooling over channel planes (valid windows, no padding). A tensor argument is a buffer and an
 // element offset. Forward kernels run one work-item per output element; backward kernels run one
 // work-item per input element and gather from every window that covers it, so overlapping
-// windows sum without atomics. `planes` is N * C.
+// windows sum without atomics. `planes` is N * C. The window kernels run over a 3-D range
+// (column, row, plane), so finding an element's place needs no division.
 
 // The output rows (or columns) whose window covers input row `i`: [*first, *last].
 void covering(const int i, const int size, const int stride, const int out, int* first, int* last) {
@@ -18,11 +19,9 @@ __kernel void max_pool_forward(const int planes, const int in_h, const int in_w,
                                __global const float* x, const int x_off,
                                __global float* y, const int y_off,
                                __global int* argmax, const int argmax_off) {
-    const int o = get_global_id(0);
-    if (o >= planes * out_h * out_w) return;
-    const int ow = o % out_w;
-    const int oh = (o / out_w) % out_h;
-    const int plane = o / (out_w * out_h);
+    const int ow = get_global_id(0), oh = get_global_id(1), plane = get_global_id(2);
+    if (ow >= out_w || oh >= out_h || plane >= planes) return;
+    const int o = (plane * out_h + oh) * out_w + ow;
     __global const float* in = x + x_off + plane * in_h * in_w;
     int best = (oh * stride_h) * in_w + ow * stride_w;
     float best_value = in[best];
@@ -44,11 +43,9 @@ __kernel void max_pool_backward(const int planes, const int in_h, const int in_w
                                 __global const float* dy, const int dy_off,
                                 __global const int* argmax, const int argmax_off,
                                 __global float* dx, const int dx_off, const int accumulate) {
-    const int i = get_global_id(0);
-    if (i >= planes * in_h * in_w) return;
-    const int w = i % in_w;
-    const int h = (i / in_w) % in_h;
-    const int plane = i / (in_w * in_h);
+    const int w = get_global_id(0), h = get_global_id(1), plane = get_global_id(2);
+    if (w >= in_w || h >= in_h || plane >= planes) return;
+    const int i = (plane * in_h + h) * in_w + w;
     const int index = h * in_w + w;
     int oh0, oh1, ow0, ow1;
     covering(h, size_h, stride_h, out_h, &oh0, &oh1);
@@ -67,11 +64,9 @@ __kernel void avg_pool_forward(const int planes, const int in_h, const int in_w,
                                const int size_h, const int size_w, const int stride_h, const int stride_w,
                                __global const float* x, const int x_off,
                                __global float* y, const int y_off) {
-    const int o = get_global_id(0);
-    if (o >= planes * out_h * out_w) return;
-    const int ow = o % out_w;
-    const int oh = (o / out_w) % out_h;
-    const int plane = o / (out_w * out_h);
+    const int ow = get_global_id(0), oh = get_global_id(1), plane = get_global_id(2);
+    if (ow >= out_w || oh >= out_h || plane >= planes) return;
+    const int o = (plane * out_h + oh) * out_w + ow;
     __global const float* in = x + x_off + plane * in_h * in_w;
     float sum = 0.0f;
     for (int kh = 0; kh < size_h; ++kh)
@@ -83,11 +78,9 @@ __kernel void avg_pool_backward(const int planes, const int in_h, const int in_w
                                 const int size_h, const int size_w, const int stride_h, const int stride_w,
                                 __global const float* dy, const int dy_off,
                                 __global float* dx, const int dx_off, const int accumulate) {
-    const int i = get_global_id(0);
-    if (i >= planes * in_h * in_w) return;
-    const int w = i % in_w;
-    const int h = (i / in_w) % in_h;
-    const int plane = i / (in_w * in_h);
+    const int w = get_global_id(0), h = get_global_id(1), plane = get_global_id(2);
+    if (w >= in_w || h >= in_h || plane >= planes) return;
+    const int i = (plane * in_h + h) * in_w + w;
     int oh0, oh1, ow0, ow1;
     covering(h, size_h, stride_h, out_h, &oh0, &oh1);
     covering(w, size_w, stride_w, out_w, &ow0, &ow1);

@@ -1,4 +1,5 @@
 // backprop bench: the time of one training step of a reference network on random data.
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -16,7 +17,8 @@
 namespace bps::cli {
 
 const char* const bench_help =
-    "usage: backprop bench [--net mlp|cnn|cifar] [--batch N] [--steps N] [--device INDEX|NAME] [--json]\n"
+    "usage: backprop bench [--net mlp|cnn|cifar] [--batch N] [--steps N] [--layers] [--device INDEX|NAME]\n"
+    "                      [--json]\n"
     "\n"
     "Times the training step of a reference network (shared/bench/REFERENCE.md) on random\n"
     "data: forward with the loss, forward and backward, and the whole step with the SGD update.\n"
@@ -25,6 +27,8 @@ const char* const bench_help =
     "\n"
     "  --net     the reference network (default cnn)\n"
     "  --batch   samples per batch (default 64)\n"
+    "  --layers  also the forward and backward time of every layer (one step that waits\n"
+    "            after each layer, so the parts add up to more than a normal step)\n"
     "  --json    one JSON object instead of the table\n";
 
 namespace {
@@ -46,6 +50,7 @@ int run_bench(Arguments& arguments) {
     options.timed_steps = positive_option(arguments, "--steps", 10);
     const std::string request = cl::device_request(arguments.take_option("--device"));
     const bool as_json = arguments.take_flag("--json");
+    const bool per_layer = arguments.take_flag("--layers");
     arguments.expect_nothing_left();
     model::NetworkSpec spec;
     try {
@@ -61,7 +66,11 @@ int run_bench(Arguments& arguments) {
     const bench::StepTiming timing = bench::time_training_step(runtime, spec, options);
 
     if (as_json) {
-        std::cout << nlohmann::json{{"net", net},
+        nlohmann::json layers = nlohmann::json::array();
+        for (const model::LayerTiming& layer : timing.layers)
+            layers.push_back(
+                {{"name", layer.name}, {"forward_ms", layer.forward_ms}, {"backward_ms", layer.backward_ms}});
+        std::cout << nlohmann::json{{"layers", per_layer ? layers : nlohmann::json::array()},{"net", net},
                                     {"device", device.name},
                                     {"batch", options.batch_size},
                                     {"steps", options.timed_steps},
@@ -82,6 +91,16 @@ int run_bench(Arguments& arguments) {
               << static_cast<long long>(timing.images_per_s) << " images/s)\n"
               << "  first step (kernel builds) " << format_milliseconds(timing.first_step_ms) << "\n"
               << "  device memory              " << format_bytes(timing.device_bytes) << "\n";
+    if (per_layer) {
+        std::cout << "\n  layer                    forward    backward\n";
+        for (const model::LayerTiming& layer : timing.layers) {
+            std::string name = layer.name;
+            name.resize(std::max<std::size_t>(name.size(), 24), ' ');
+            std::string forward = format_milliseconds(layer.forward_ms);
+            forward.resize(std::max<std::size_t>(forward.size(), 10), ' ');
+            std::cout << "  " << name << " " << forward << " " << format_milliseconds(layer.backward_ms) << "\n";
+        }
+    }
     return exit_ok;
 }
 

@@ -2,7 +2,9 @@
 // Times the training step of a network on random data: what `backprop bench` reports. Each
 // timed step ends with a queue finish, so a figure is the device time of one whole step.
 #include <string>
+#include <vector>
 
+#include "model/network.h"
 #include "model/network_spec.h"
 #include "ops/runtime.h"
 
@@ -22,6 +24,7 @@ struct StepTiming {
     double images_per_s = 0;         // batch_size / step_ms
     double first_step_ms = 0;        // the first step, including kernel builds (cold or cached)
     std::size_t device_bytes = 0;    // the network's planned device memory
+    std::vector<model::LayerTiming> layers;  // per layer, from one extra step that waits after each layer
 };
 
 StepTiming time_training_step(ops::Runtime& runtime, const model::NetworkSpec& spec, const StepTimingOptions& options);

@@ -1,6 +1,7 @@
 #include "model/network.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <optional>
 
@@ -525,6 +526,26 @@ void Network::backward_node(int index, int count) {
             break;
         }
     }
+}
+
+std::vector<LayerTiming> Network::time_layers(int count) {
+    require_count(count, "time_layers");
+    using Clock = std::chrono::steady_clock;
+    auto timed = [&](auto&& work) {
+        runtime_.finish();
+        const Clock::time_point start = Clock::now();
+        work();
+        runtime_.finish();
+        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    };
+    std::vector<LayerTiming> timings;
+    for (std::size_t i = 1; i < nodes_.size(); ++i)
+        timings.push_back({nodes_[i]->spec.name, nodes_[i]->spec.type,
+                           timed([&] { forward_node(static_cast<int>(i), count, true); }), 0});
+    timings.push_back({"loss", LayerType::input, timed([&] { loss(count); }), 0});
+    for (std::size_t i = nodes_.size(); i-- > 1;)
+        timings[i - 1].backward_ms = timed([&] { backward_node(static_cast<int>(i), count); });
+    return timings;
 }
 
 void Network::update(float learning_rate) {

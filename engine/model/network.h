@@ -31,6 +31,15 @@ struct LayerSummary {
     std::size_t parameters = 0; // trainable and non-trainable (BatchNorm's running statistics)
 };
 
+// Device time of one layer in one training step, measured with a queue finish around each
+// layer (so the sum is larger than a normal step, which never waits).
+struct LayerTiming {
+    std::string name;
+    LayerType type;
+    double forward_ms = 0;
+    double backward_ms = 0;
+};
+
 struct ParameterView {
     std::string name;  // "<layer>.weight", "<layer>.bias", "<layer>.gamma", "<layer>.running_mean", ...
     Tensor value;
@@ -87,6 +96,9 @@ public:
     void loss(int count);  // also accumulates the totals
     void backward(int count);
     void update(float learning_rate);
+    // One forward and backward pass over the uploaded batch, timing every layer (and the loss,
+    // as a last entry named "loss").
+    std::vector<LayerTiming> time_layers(int count);
 
 private:
     struct Node;

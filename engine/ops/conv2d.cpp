@@ -100,8 +100,9 @@ Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
 }
 
 void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& col) {
-    runtime.run("conv2d", "conv2d_im2col", col.count(), l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out,
-                l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before, l.cols.pad_before, x, col);
+    runtime.run_3d("conv2d", "conv2d_im2col", std::size_t(l.cols.out), std::size_t(l.batch) * l.rows.out, l.col_rows(),
+                   l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h,
+                   l.stride_w, l.rows.pad_before, l.cols.pad_before, x, col);
 }
 }  // namespace
 
@@ -123,7 +124,8 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
     im2col(runtime, l, x, col);
     // cnhw[Cout, P] = weight[Cout, K] * col[K, P]
     gemm(runtime, std::size_t(l.filters), p, k, 1.0f, {weight, k}, {col, p}, 0.0f, cnhw, p, "Conv2D forward");
-    runtime.run("conv2d", "conv2d_output", y.count(), l.batch, l.filters, static_cast<int>(l.plane()), cnhw, bias, y);
+    runtime.run_3d("conv2d", "conv2d_output", l.plane(), std::size_t(l.filters), std::size_t(l.batch), l.batch,
+                   l.filters, static_cast<int>(l.plane()), cnhw, bias, y);
 }
 
 void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
@@ -136,7 +138,8 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
 
-    runtime.run("conv2d", "conv2d_to_cnhw", dy.count(), l.batch, l.filters, static_cast<int>(l.plane()), dy, cnhw);
+    runtime.run_3d("conv2d", "conv2d_to_cnhw", l.plane(), std::size_t(l.filters), std::size_t(l.batch), l.batch,
+                   l.filters, static_cast<int>(l.plane()), dy, cnhw);
     runtime.run("conv2d", "conv2d_bias_gradient", std::size_t(l.filters), l.filters, static_cast<int>(p), cnhw, dbias);
     // The forward's col may have been overwritten by layers sharing the workspace: rebuild it.
     im2col(runtime, l, x, col);
@@ -148,9 +151,10 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
     // the weight gradient's reads of col before this GEMM writes it.
     gemm(runtime, k, p, std::size_t(l.filters), 1.0f, {weight, k, true}, {cnhw, p}, 0.0f, col, p,
          "Conv2D backward (input gradient)");
-    runtime.run("conv2d", "conv2d_col2im", dx.count(), l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out,
-                l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before, l.cols.pad_before, col, dx,
-                static_cast<int>(dx_write == GradWrite::accumulate));
+    runtime.run_3d("conv2d", "conv2d_col2im", std::size_t(l.width), std::size_t(l.height),
+                   std::size_t(l.batch) * l.channels, l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out,
+                   l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before, l.cols.pad_before, col, dx,
+                   static_cast<int>(dx_write == GradWrite::accumulate));
 }
 
 }  // namespace bps::ops

@@ -45,8 +45,8 @@ Shape pool_output_shape(const Shape& input, const PoolGeometry& g) {
 void max_pool_forward(Runtime& runtime, const PoolGeometry& g, const Tensor& x, const Tensor& y, const Tensor& argmax) {
     const PlaneArgs a = checked("max pool forward", g, x, y, "y");
     require_shape(argmax, y.shape, "max pool forward", "argmax");
-    runtime.run("pool", "max_pool_forward", y.count(), a.planes, a.in_h, a.in_w, a.out_h, a.out_w, g.size_h, g.size_w,
-                g.stride_h, g.stride_w, x, y, argmax);
+    runtime.run_3d("pool", "max_pool_forward", a.out_w, a.out_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
+                   g.size_h, g.size_w, g.stride_h, g.stride_w, x, y, argmax);
 }
 
 void max_pool_backward(Runtime& runtime, const PoolGeometry& g, const Tensor& dy, const Tensor& argmax,
@@ -55,21 +55,21 @@ void max_pool_backward(Runtime& runtime, const PoolGeometry& g, const Tensor& dy
     if (dx.buffer == nullptr) return;
     const PlaneArgs a = checked("max pool backward", g, dx, dy, "dy");
     require_shape(argmax, dy.shape, "max pool backward", "argmax");
-    runtime.run("pool", "max_pool_backward", dx.count(), a.planes, a.in_h, a.in_w, a.out_h, a.out_w, g.size_h, g.size_w,
-                g.stride_h, g.stride_w, dy, argmax, dx, as_int(write));
+    runtime.run_3d("pool", "max_pool_backward", a.in_w, a.in_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
+                   g.size_h, g.size_w, g.stride_h, g.stride_w, dy, argmax, dx, as_int(write));
 }
 
 void avg_pool_forward(Runtime& runtime, const PoolGeometry& g, const Tensor& x, const Tensor& y) {
     const PlaneArgs a = checked("average pool forward", g, x, y, "y");
-    runtime.run("pool", "avg_pool_forward", y.count(), a.planes, a.in_h, a.in_w, a.out_h, a.out_w, g.size_h, g.size_w,
-                g.stride_h, g.stride_w, x, y);
+    runtime.run_3d("pool", "avg_pool_forward", a.out_w, a.out_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
+                   g.size_h, g.size_w, g.stride_h, g.stride_w, x, y);
 }
 
 void avg_pool_backward(Runtime& runtime, const PoolGeometry& g, const Tensor& dy, const Tensor& dx, GradWrite write) {
     if (dx.buffer == nullptr) return;
     const PlaneArgs a = checked("average pool backward", g, dx, dy, "dy");
-    runtime.run("pool", "avg_pool_backward", dx.count(), a.planes, a.in_h, a.in_w, a.out_h, a.out_w, g.size_h, g.size_w,
-                g.stride_h, g.stride_w, dy, dx, as_int(write));
+    runtime.run_3d("pool", "avg_pool_backward", a.in_w, a.in_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
+                   g.size_h, g.size_w, g.stride_h, g.stride_w, dy, dx, as_int(write));
 }
 
 void global_avg_pool_forward(Runtime& runtime, const Tensor& x, const Tensor& y) {

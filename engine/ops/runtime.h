@@ -44,6 +44,16 @@ public:
         k.run(queue_, items, work_group_size_);
     }
 
+    // The same over a 3-D range of exactly x * y * z work-items (see cl::Kernel::run_3d).
+    template <typename... Args>
+    void run_3d(std::string_view program, std::string_view kernel_name, std::size_t x, std::size_t y, std::size_t z,
+                const Args&... args) {
+        cl::Kernel& k = kernel(program, kernel_name);
+        cl_uint index = 0;
+        (set(k, index, args), ...);
+        k.run_3d(queue_, x, y, z);
+    }
+
     // Blocking copies between host memory and a tensor; the sizes must match the shape.
     void write(const Tensor& tensor, std::span<const float> values);
     std::vector<float> read(const Tensor& tensor);

@@ -9,7 +9,7 @@
 using namespace bps::test;
 
 TEST_CASE("bench times the mlp step and reports consistent figures as JSON") {
-    const ProcessResult result = run_command_stdout(backprop("bench --net mlp --batch 8 --steps 3 --json"));
+    const ProcessResult result = run_command_stdout(backprop("bench --net mlp --batch 8 --steps 3 --layers --json"));
     INFO(result.output);
     REQUIRE(result.exit_code == 0);
     const nlohmann::json figures = nlohmann::json::parse(result.output);
@@ -24,6 +24,14 @@ TEST_CASE("bench times the mlp step and reports consistent figures as JSON") {
     // Flatten, Dense 784->256, Dense 256->10 at batch 8: the plan holds at least the parameters,
     // their gradients and SGD velocities (3 x 203,530 floats).
     CHECK(figures["device_bytes"].get<double>() >= 3 * 203530 * 4);
+    // --layers: every layer after the input in execution order, then the loss.
+    std::vector<std::string> names;
+    for (const nlohmann::json& layer : figures["layers"]) {
+        names.push_back(layer["name"]);
+        CHECK(layer["forward_ms"].get<double>() >= 0);
+        CHECK(layer["backward_ms"].get<double>() >= 0);
+    }
+    CHECK(names == std::vector<std::string>{"flatten", "fc1", "relu1", "fc2", "loss"});
 }
 
 TEST_CASE("bench refuses an unknown network and a batch that is not a number") {

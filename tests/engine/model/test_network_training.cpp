@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "model/network.h"
+#include "ops/metrics.h"
 #include "ops/op_checks.h"
 #include "train/random.h"
 
@@ -245,4 +246,34 @@ TEST_CASE("the same seed on the same device gives the same loss curve", "[networ
     const std::vector<double> first = curve(1);
     CHECK(first == curve(1));
     CHECK(first != curve(2));
+}
+
+TEST_CASE("per-batch metrics are read back while later steps are already enqueued", "[network][train]") {
+    NetworkSpec spec;
+    spec.input = Shape{1, 4, 1, 1};
+    spec.layers = {input_layer(), dense("h", 8), activation("a", Activation::tanh), dense("out", 3)};
+    const std::vector<float> inputs = test::random_values(4 * 12, 8);
+    std::vector<int> labels(12);
+    for (int i = 0; i < 12; ++i) labels[i] = (i * 7) % 3;
+    const train::OptimizerSettings settings;
+
+    // The reference: the first step's loss and correct count with a blocking read.
+    Network reference(test::op_runtime(), spec, 12, settings, 3);
+    reference.clear_totals();
+    reference.train_step(inputs, labels, settings.learning_rate);
+    const Network::Totals first = reference.read_totals();
+
+    // The same run, reading the totals asynchronously after the first step while two more
+    // steps are enqueued behind the read: the in-order queue delivers the first step's values.
+    Network network(test::op_runtime(), spec, 12, settings, 3);
+    network.clear_totals();
+    network.train_step(inputs, labels, settings.learning_rate);
+    ops::AsyncRead read;
+    read.start(test::op_runtime(), network.totals_tensor());
+    network.train_step(inputs, labels, settings.learning_rate);
+    network.train_step(inputs, labels, settings.learning_rate);
+    const std::vector<float>& values = read.wait();
+    CHECK(values[0] == static_cast<float>(first.loss_sum));
+    CHECK(values[1] == static_cast<float>(first.correct));
+    CHECK(network.read_totals().samples == 36);
 }
