@@ -346,20 +346,17 @@ Tensor Network::view(TensorId id, int count) const {
     return tensor;
 }
 
-Tensor Network::output_of(int node, int count) const {
-    const Node& n = *nodes_[node];
-    const Node& owner = *nodes_[n.storage];
-    Shape shape = n.output;
-    shape.n = count;
-    return view(owner.y, count).reshaped(shape);
-}
+Tensor Network::output_of(int node, int count) const { return memory_of(node, count, false); }
 
-Tensor Network::gradient_of(int node, int count) const {
+Tensor Network::gradient_of(int node, int count) const { return memory_of(node, count, true); }
+
+// A Flatten's output and gradient are its input's memory seen with the Flatten's shape.
+Tensor Network::memory_of(int node, int count, bool gradient) const {
     const Node& n = *nodes_[node];
     const Node& owner = *nodes_[n.storage];
     Shape shape = n.output;
     shape.n = count;
-    return view(owner.dy, count).reshaped(shape);
+    return view(gradient ? owner.dy : owner.y, count).reshaped(shape);
 }
 
 void Network::require_count(int count, const char* what) const {

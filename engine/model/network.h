@@ -110,6 +110,7 @@ private:
     Tensor view(TensorId id, int count) const;
     Tensor output_of(int node, int count) const;
     Tensor gradient_of(int node, int count) const;
+    Tensor memory_of(int node, int count, bool gradient) const;
     void forward_node(int index, int count, bool training);
     void backward_node(int index, int count);
     void require_count(int count, const char* what) const;

@@ -19,15 +19,6 @@ Shape channels_of(const Tensor& x) {
     return {1, x.shape.c, 1, 1};
 }
 
-void set(cl::Kernel& k, cl_uint& index, const Tensor& tensor) {
-    k.arg(index++, tensor.buffer);
-    k.arg(index++, static_cast<int>(tensor.offset));
-}
-template <typename T>
-void set(cl::Kernel& k, cl_uint& index, const T& value) {
-    k.arg(index++, value);
-}
-
 // The kernels' local arrays hold 64 floats (kernels/batch_norm.cl) and the tree reduction halves
 // the group, so the group is the largest power of two within 64 and the kernel's limit.
 std::size_t group_size(const Runtime& runtime, const cl::Kernel& kernel) {
@@ -45,8 +36,7 @@ std::size_t group_size(const Runtime& runtime, const cl::Kernel& kernel) {
 template <typename... Args>
 void run_per_channel(Runtime& runtime, const char* kernel_name, int channels, const Args&... args) {
     cl::Kernel& k = runtime.kernel("batch_norm", kernel_name);
-    cl_uint index = 0;
-    (set(k, index, args), ...);
+    Runtime::set_arguments(k, args...);
     const std::size_t group = group_size(runtime, k);
     k.run(runtime.queue(), group * static_cast<std::size_t>(channels), group);
 }

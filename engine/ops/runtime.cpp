@@ -47,34 +47,41 @@ cl::Kernel& Runtime::kernel(std::string_view program_name, std::string_view kern
     return *found->second;
 }
 
-void Runtime::write(const Tensor& tensor, std::span<const float> values) {
-    require_elements(tensor, values.size(), "write");
-    cl::check(clEnqueueWriteBuffer(queue_.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float),
-                                   values.size_bytes(), values.data(), 0, nullptr, nullptr),
+namespace {
+// Both element types are 4 bytes, so an int32 tensor sits in the float arena like any other.
+static_assert(sizeof(int) == sizeof(float));
+
+void copy_to_device(const cl::Queue& queue, const Tensor& tensor, const void* data, std::size_t elements) {
+    require_elements(tensor, elements, "write");
+    cl::check(clEnqueueWriteBuffer(queue.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float),
+                                   elements * sizeof(float), data, 0, nullptr, nullptr),
               "clEnqueueWriteBuffer", "tensor " + tensor.shape.to_string());
+}
+
+void copy_to_host(const cl::Queue& queue, const Tensor& tensor, void* data) {
+    cl::check(clEnqueueReadBuffer(queue.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float), tensor.bytes(),
+                                  data, 0, nullptr, nullptr),
+              "clEnqueueReadBuffer", "tensor " + tensor.shape.to_string());
+}
+}  // namespace
+
+void Runtime::write(const Tensor& tensor, std::span<const float> values) {
+    copy_to_device(queue_, tensor, values.data(), values.size());
 }
 
 std::vector<float> Runtime::read(const Tensor& tensor) {
     std::vector<float> values(tensor.count());
-    cl::check(clEnqueueReadBuffer(queue_.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float),
-                                  tensor.bytes(), values.data(), 0, nullptr, nullptr),
-              "clEnqueueReadBuffer", "tensor " + tensor.shape.to_string());
+    copy_to_host(queue_, tensor, values.data());
     return values;
 }
 
 void Runtime::write_ints(const Tensor& tensor, std::span<const int> values) {
-    require_elements(tensor, values.size(), "write_ints");
-    static_assert(sizeof(int) == sizeof(float));
-    cl::check(clEnqueueWriteBuffer(queue_.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float),
-                                   values.size_bytes(), values.data(), 0, nullptr, nullptr),
-              "clEnqueueWriteBuffer", "tensor " + tensor.shape.to_string());
+    copy_to_device(queue_, tensor, values.data(), values.size());
 }
 
 std::vector<int> Runtime::read_ints(const Tensor& tensor) {
     std::vector<int> values(tensor.count());
-    cl::check(clEnqueueReadBuffer(queue_.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float),
-                                  tensor.bytes(), values.data(), 0, nullptr, nullptr),
-              "clEnqueueReadBuffer", "tensor " + tensor.shape.to_string());
+    copy_to_host(queue_, tensor, values.data());
     return values;
 }
 

@@ -39,9 +39,16 @@ public:
     template <typename... Args>
     void run(std::string_view program, std::string_view kernel_name, std::size_t items, const Args&... args) {
         cl::Kernel& k = kernel(program, kernel_name);
+        set_arguments(k, args...);
+        k.run(queue_, items, work_group_size_);
+    }
+
+    // Sets a kernel's arguments in order, a Tensor as buffer and offset: for ops that launch
+    // with their own work-group size (reductions).
+    template <typename... Args>
+    static void set_arguments(cl::Kernel& k, const Args&... args) {
         cl_uint index = 0;
         (set(k, index, args), ...);
-        k.run(queue_, items, work_group_size_);
     }
 
     // The same over a 3-D range of exactly x * y * z work-items (see cl::Kernel::run_3d).
@@ -49,8 +56,7 @@ public:
     void run_3d(std::string_view program, std::string_view kernel_name, std::size_t x, std::size_t y, std::size_t z,
                 const Args&... args) {
         cl::Kernel& k = kernel(program, kernel_name);
-        cl_uint index = 0;
-        (set(k, index, args), ...);
+        set_arguments(k, args...);
         k.run_3d(queue_, x, y, z);
     }
 
