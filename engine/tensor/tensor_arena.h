@@ -3,6 +3,7 @@
 // buffer holds them all (TensorArena). Nothing is allocated while training.
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,13 @@
 namespace bps {
 
 using TensorId = std::size_t;
+
+// The planned tensors do not fit the device: the message gives the size needed, the device's
+// limit and the largest tensors, in words a learner can act on.
+class DeviceMemoryError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 class TensorPlan {
 public:
@@ -37,8 +45,10 @@ private:
 
 class TensorArena {
 public:
-    // Allocates the plan's buffer (zero-filled, so no tensor starts with garbage). An allocation
-    // failure names the total size and the largest tensors.
+    // Allocates the plan's buffer (zero-filled, so no tensor starts with garbage). A plan larger
+    // than the device allows in one buffer, than its memory, or than kernels can index with int
+    // offsets throws DeviceMemoryError before anything is allocated; a failed allocation throws
+    // cl::ClError naming the total size and the largest tensors.
     TensorArena(const cl::Context& context, const cl::Queue& queue, TensorPlan plan);
     Tensor operator[](TensorId id) const;
     const TensorPlan& plan() const noexcept { return plan_; }

@@ -139,3 +139,35 @@ TEST_CASE("a batch larger than the planned batch size is refused", "[network]") 
     const std::vector<int> labels = {1, 12};
     REQUIRE_THROWS_WITH(network.upload_labels(labels), "label 12 of sample 1 is outside the network's 10 classes");
 }
+
+TEST_CASE("a network too large for the device is refused before allocating, naming the limit", "[network]") {
+    const cl::DeviceInfo& device = test::op_runtime().device();
+    NetworkSpec spec;
+    spec.input = Shape{1, 16, 1, 1};
+    // 16 inputs x 60,000,000 units: weight, gradient and SGD velocity of 3.6 GiB each, beyond
+    // the 8 GiB that int element offsets reach.
+    spec.layers = {input_layer(), dense("huge", 60000000)};
+    try {
+        Network network(test::op_runtime(), spec, 1, sgd(), 1);
+        FAIL("a network of more than 10 GiB was built");
+    } catch (const DeviceMemoryError& error) {
+        const std::string message = error.what();
+        INFO(message);
+        CHECK_THAT(message, Catch::Matchers::StartsWith("the network needs "));
+        CHECK_THAT(message, Catch::Matchers::Contains(
+                                " GiB of device memory, more than the 8.0 GiB the engine's kernels can address; use a "
+                                "smaller batch or smaller layers (largest tensors: huge.weight (60000000x16x1x1)"));
+    }
+    // Within the int range of kernel offsets, but over the one-buffer limit of the device.
+    const std::uint64_t units = device.max_allocation_bytes / (3 * 16 * sizeof(float)) + 1000;
+    if (units * 3 * 16 < 0x7fffffffu && device.max_allocation_bytes < device.global_memory_bytes) {
+        spec.layers = {input_layer(), dense("big", static_cast<int>(units))};
+        REQUIRE_THROWS_MATCHES(Network(test::op_runtime(), spec, 1, sgd(), 1), DeviceMemoryError,
+                               Catch::Matchers::Predicate<std::exception>([&](const std::exception& e) {
+                                   return std::string(e.what()).find("in one block, but " + device.name +
+                                                                     " allows at most") != std::string::npos;
+                               }));
+    } else {
+        WARN("the device's one-buffer limit cannot be reached below the int offset limit here");
+    }
+}
