@@ -70,7 +70,8 @@ int run_bench(Arguments& arguments) {
         for (const model::LayerTiming& layer : timing.layers)
             layers.push_back(
                 {{"name", layer.name}, {"forward_ms", layer.forward_ms}, {"backward_ms", layer.backward_ms}});
-        std::cout << nlohmann::json{{"layers", per_layer ? layers : nlohmann::json::array()},{"net", net},
+        std::cout << nlohmann::json{{"layers", per_layer ? layers : nlohmann::json::array()},
+                                    {"net", net},
                                     {"device", device.name},
                                     {"batch", options.batch_size},
                                     {"steps", options.timed_steps},

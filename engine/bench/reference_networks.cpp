@@ -66,7 +66,8 @@ NetworkSpec reference_network(std::string_view name) {
     if (name == "mlp") return mlp();
     if (name == "cnn") return cnn();
     if (name == "cifar") return cifar();
-    throw std::invalid_argument("unknown reference network '" + std::string(name) + "'; the choices are mlp, cnn and cifar");
+    throw std::invalid_argument("unknown reference network '" + std::string(name) +
+                                "'; the choices are mlp, cnn and cifar");
 }
 
 }  // namespace bps::bench

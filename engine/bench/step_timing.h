@@ -18,12 +18,12 @@ struct StepTimingOptions {
 };
 
 struct StepTiming {
-    double forward_ms = 0;           // median forward (training mode) + loss
-    double forward_backward_ms = 0;  // median forward + loss + backward
-    double step_ms = 0;              // median forward + loss + backward + SGD update
-    double images_per_s = 0;         // batch_size / step_ms
-    double first_step_ms = 0;        // the first step, including kernel builds (cold or cached)
-    std::size_t device_bytes = 0;    // the network's planned device memory
+    double forward_ms = 0;                   // median forward (training mode) + loss
+    double forward_backward_ms = 0;          // median forward + loss + backward
+    double step_ms = 0;                      // median forward + loss + backward + SGD update
+    double images_per_s = 0;                 // batch_size / step_ms
+    double first_step_ms = 0;                // the first step, including kernel builds (cold or cached)
+    std::size_t device_bytes = 0;            // the network's planned device memory
     std::vector<model::LayerTiming> layers;  // per layer, from one extra step that waits after each layer
 };
 

@@ -39,7 +39,7 @@ struct Network::Node {
     std::vector<GradWrite> input_writes;  // how backward writes each input's gradient
     // Indices into parameters_ and scratch tensors, by layer type.
     std::vector<std::size_t> parameters;
-    TensorId scratch = 0;                 // MaxPool argmax, Dropout mask
+    TensorId scratch = 0;  // MaxPool argmax, Dropout mask
     TensorId saved_mean = 0, saved_inv_std = 0;
 };
 
@@ -62,7 +62,10 @@ std::string sample_text(const Shape& shape) {
 
 Network::Network(ops::Runtime& runtime, const NetworkSpec& spec, int batch_size,
                  const train::OptimizerSettings& optimizer, std::uint64_t seed)
-    : runtime_(runtime), batch_size_(batch_size), input_sample_(per_sample(spec.input)), loss_kind_(spec.loss),
+    : runtime_(runtime),
+      batch_size_(batch_size),
+      input_sample_(per_sample(spec.input)),
+      loss_kind_(spec.loss),
       optimizer_(optimizer) {
     if (batch_size < 1) throw ModelError("the batch size must be at least 1, not " + std::to_string(batch_size));
     require_valid(input_sample_, "the network's input");
@@ -108,13 +111,13 @@ void Network::build_graph(const NetworkSpec& spec) {
         }
         for (int producer : inputs[i]) ++consumers[producer];
         const bool merge = layer.type == LayerType::add || layer.type == LayerType::concat;
-        if (merge && inputs[i].size() < 2)
-            throw ModelError(quoted(layer) + " needs at least two inputs");
+        if (merge && inputs[i].size() < 2) throw ModelError(quoted(layer) + " needs at least two inputs");
         if (!merge && inputs[i].size() != 1)
             throw ModelError(quoted(layer) + " takes exactly one input, not " + std::to_string(inputs[i].size()));
     }
     if (input_count != 1)
-        throw ModelError(input_count == 0 ? "the network has no Input layer" : "the network has more than one Input layer");
+        throw ModelError(input_count == 0 ? "the network has no Input layer"
+                                          : "the network has more than one Input layer");
     std::vector<int> outputs;
     for (int i = 0; i < static_cast<int>(layers.size()); ++i)
         if (consumers[i] == 0) outputs.push_back(i);
@@ -175,7 +178,8 @@ void Network::infer_shapes() {
         const Shape in = nodes_[node.inputs.front()]->output;
         try {
             switch (layer.type) {
-                case LayerType::input: break;
+                case LayerType::input:
+                    break;
                 case LayerType::dense:
                     if (in.h != 1 || in.w != 1)
                         throw ModelError(quoted(layer) + " needs a flat input; add a Flatten before it");
@@ -187,8 +191,12 @@ void Network::infer_shapes() {
                     node.output = ops::conv2d_output_shape(in, layer.units, layer.conv);
                     break;
                 case LayerType::max_pool:
-                case LayerType::avg_pool: node.output = ops::pool_output_shape(in, layer.pool); break;
-                case LayerType::global_avg_pool: node.output = Shape{in.n, in.c, 1, 1}; break;
+                case LayerType::avg_pool:
+                    node.output = ops::pool_output_shape(in, layer.pool);
+                    break;
+                case LayerType::global_avg_pool:
+                    node.output = Shape{in.n, in.c, 1, 1};
+                    break;
                 case LayerType::flatten:
                     node.output = Shape{in.n, static_cast<int>(in.per_sample()), 1, 1};
                     node.storage = nodes_[node.inputs.front()]->storage;
@@ -199,7 +207,9 @@ void Network::infer_shapes() {
                     node.output = in;
                     break;
                 case LayerType::activation:
-                case LayerType::batch_norm: node.output = in; break;
+                case LayerType::batch_norm:
+                    node.output = in;
+                    break;
                 case LayerType::add:
                     for (int producer : node.inputs)
                         if (nodes_[producer]->output != in)
@@ -292,9 +302,14 @@ void Network::plan_memory() {
                 node.saved_mean = add(layer.name + ".saved_mean", channels, false);
                 node.saved_inv_std = add(layer.name + ".saved_inv_std", channels, false);
                 break;
-            case LayerType::max_pool: node.scratch = add(layer.name + ".argmax", node.output, true); break;
-            case LayerType::dropout: node.scratch = add(layer.name + ".mask", node.output, true); break;
-            default: break;
+            case LayerType::max_pool:
+                node.scratch = add(layer.name + ".argmax", node.output, true);
+                break;
+            case LayerType::dropout:
+                node.scratch = add(layer.name + ".mask", node.output, true);
+                break;
+            default:
+                break;
         }
     }
     // Conv layers share one scratch area: they run one at a time on an in-order queue.
@@ -346,9 +361,13 @@ Tensor Network::view(TensorId id, int count) const {
     return tensor;
 }
 
-Tensor Network::output_of(int node, int count) const { return memory_of(node, count, false); }
+Tensor Network::output_of(int node, int count) const {
+    return memory_of(node, count, false);
+}
 
-Tensor Network::gradient_of(int node, int count) const { return memory_of(node, count, true); }
+Tensor Network::gradient_of(int node, int count) const {
+    return memory_of(node, count, true);
+}
 
 // A Flatten's output and gradient are its input's memory seen with the Flatten's shape.
 Tensor Network::memory_of(int node, int count, bool gradient) const {
@@ -405,17 +424,26 @@ void Network::forward_node(int index, int count, bool training) {
     auto parameter = [&](std::size_t i) { return (*arena_)[parameters_[node.parameters.at(i)].value]; };
     switch (layer.type) {
         case LayerType::input:
-        case LayerType::flatten: break;
-        case LayerType::dense: ops::dense_forward(runtime_, x, parameter(0), parameter(1), y); break;
+        case LayerType::flatten:
+            break;
+        case LayerType::dense:
+            ops::dense_forward(runtime_, x, parameter(0), parameter(1), y);
+            break;
         case LayerType::conv2d:
             ops::conv2d_forward(runtime_, layer.conv, x, parameter(0), parameter(1), y, (*arena_)[workspace_]);
             break;
         case LayerType::max_pool:
             ops::max_pool_forward(runtime_, layer.pool, x, y, view(node.scratch, count));
             break;
-        case LayerType::avg_pool: ops::avg_pool_forward(runtime_, layer.pool, x, y); break;
-        case LayerType::global_avg_pool: ops::global_avg_pool_forward(runtime_, x, y); break;
-        case LayerType::activation: ops::activation_forward(runtime_, layer.activation, layer.slope, x, y); break;
+        case LayerType::avg_pool:
+            ops::avg_pool_forward(runtime_, layer.pool, x, y);
+            break;
+        case LayerType::global_avg_pool:
+            ops::global_avg_pool_forward(runtime_, x, y);
+            break;
+        case LayerType::activation:
+            ops::activation_forward(runtime_, layer.activation, layer.slope, x, y);
+            break;
         case LayerType::dropout:
             if (training && layer.rate > 0.0f)
                 ops::dropout_forward(runtime_, layer.rate, dropout_seed_ + static_cast<std::uint32_t>(index),
@@ -448,7 +476,8 @@ void Network::forward_node(int index, int count, bool training) {
 void Network::loss(int count) {
     require_count(count, "loss");
     const int last = static_cast<int>(nodes_.size()) - 1;
-    const Tensor out = output_of(last, count).reshaped(Shape{count, static_cast<int>(nodes_[last]->output.per_sample()), 1, 1});
+    const Tensor out =
+        output_of(last, count).reshaped(Shape{count, static_cast<int>(nodes_[last]->output.per_sample()), 1, 1});
     const Tensor dout = gradient_of(last, count).reshaped(out.shape);
     if (loss_kind_ == LossKind::softmax_cross_entropy) {
         ops::softmax_cross_entropy(runtime_, out, view(labels_, count), dout, view(sample_loss_, count),
@@ -482,20 +511,24 @@ void Network::backward_node(int index, int count) {
     auto gradient = [&](std::size_t i) { return (*arena_)[*parameters_[node.parameters.at(i)].gradient]; };
     switch (layer.type) {
         case LayerType::input:
-        case LayerType::flatten: break;
+        case LayerType::flatten:
+            break;
         case LayerType::dense:
-            ops::dense_backward(runtime_, x, value(0), dy, dx_or_none, write, gradient(0),
-                                gradient(1));
+            ops::dense_backward(runtime_, x, value(0), dy, dx_or_none, write, gradient(0), gradient(1));
             break;
         case LayerType::conv2d:
-            ops::conv2d_backward(runtime_, layer.conv, x, value(0), dy, dx_or_none, write, gradient(0),
-                                 gradient(1), (*arena_)[workspace_]);
+            ops::conv2d_backward(runtime_, layer.conv, x, value(0), dy, dx_or_none, write, gradient(0), gradient(1),
+                                 (*arena_)[workspace_]);
             break;
         case LayerType::max_pool:
             ops::max_pool_backward(runtime_, layer.pool, dy, view(node.scratch, count), dx, write);
             break;
-        case LayerType::avg_pool: ops::avg_pool_backward(runtime_, layer.pool, dy, dx, write); break;
-        case LayerType::global_avg_pool: ops::global_avg_pool_backward(runtime_, dy, dx, write); break;
+        case LayerType::avg_pool:
+            ops::avg_pool_backward(runtime_, layer.pool, dy, dx, write);
+            break;
+        case LayerType::global_avg_pool:
+            ops::global_avg_pool_backward(runtime_, dy, dx, write);
+            break;
         case LayerType::activation:
             ops::activation_backward(runtime_, layer.activation, layer.slope, x, y, dy, dx, write);
             break;
@@ -568,8 +601,7 @@ void Network::train_step(std::span<const float> images, std::span<const int> lab
     update(learning_rate);
 }
 
-void Network::train_step_targets(std::span<const float> images, std::span<const float> targets,
-                                 float learning_rate) {
+void Network::train_step_targets(std::span<const float> images, std::span<const float> targets, float learning_rate) {
     if (loss_kind_ != LossKind::mean_squared_error)
         throw std::logic_error("train_step_targets needs a mean-squared-error network");
     const int count = static_cast<int>(targets.size() / nodes_.back()->output.per_sample());
@@ -611,11 +643,17 @@ void Network::clear_totals() {
     samples_since_clear_ = 0;
 }
 
-Tensor Network::totals_tensor() const { return (*arena_)[totals_]; }
+Tensor Network::totals_tensor() const {
+    return (*arena_)[totals_];
+}
 
-Shape Network::input_shape() const { return input_sample_; }
+Shape Network::input_shape() const {
+    return input_sample_;
+}
 
-Shape Network::output_shape() const { return per_sample(nodes_.back()->output); }
+Shape Network::output_shape() const {
+    return per_sample(nodes_.back()->output);
+}
 
 std::vector<LayerSummary> Network::summary() const {
     std::vector<LayerSummary> layers;
@@ -634,7 +672,9 @@ std::size_t Network::trainable_parameter_count() const {
     return total;
 }
 
-std::size_t Network::device_bytes() const { return arena_->bytes(); }
+std::size_t Network::device_bytes() const {
+    return arena_->bytes();
+}
 
 std::vector<ParameterView> Network::parameters() const {
     std::vector<ParameterView> views;

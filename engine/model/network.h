@@ -27,8 +27,8 @@ public:
 struct LayerSummary {
     std::string name;
     LayerType type;
-    Shape output;               // per sample (n = 1)
-    std::size_t parameters = 0; // trainable and non-trainable (BatchNorm's running statistics)
+    Shape output;                // per sample (n = 1)
+    std::size_t parameters = 0;  // trainable and non-trainable (BatchNorm's running statistics)
 };
 
 // Device time of one layer in one training step, measured with a queue finish around each
@@ -43,7 +43,7 @@ struct LayerTiming {
 struct ParameterView {
     std::string name;  // "<layer>.weight", "<layer>.bias", "<layer>.gamma", "<layer>.running_mean", ...
     Tensor value;
-    Tensor gradient;   // buffer nullptr for non-trainable values
+    Tensor gradient;  // buffer nullptr for non-trainable values
 };
 
 class Network {

@@ -4,18 +4,30 @@ namespace bps::model {
 
 const char* layer_type_name(LayerType type) {
     switch (type) {
-        case LayerType::input: return "Input";
-        case LayerType::dense: return "Dense";
-        case LayerType::conv2d: return "Conv2D";
-        case LayerType::max_pool: return "MaxPool2D";
-        case LayerType::avg_pool: return "AvgPool2D";
-        case LayerType::global_avg_pool: return "GlobalAveragePooling2D";
-        case LayerType::flatten: return "Flatten";
-        case LayerType::activation: return "Activation";
-        case LayerType::dropout: return "Dropout";
-        case LayerType::batch_norm: return "BatchNormalization";
-        case LayerType::add: return "Add";
-        case LayerType::concat: return "Concatenate";
+        case LayerType::input:
+            return "Input";
+        case LayerType::dense:
+            return "Dense";
+        case LayerType::conv2d:
+            return "Conv2D";
+        case LayerType::max_pool:
+            return "MaxPool2D";
+        case LayerType::avg_pool:
+            return "AvgPool2D";
+        case LayerType::global_avg_pool:
+            return "GlobalAveragePooling2D";
+        case LayerType::flatten:
+            return "Flatten";
+        case LayerType::activation:
+            return "Activation";
+        case LayerType::dropout:
+            return "Dropout";
+        case LayerType::batch_norm:
+            return "BatchNormalization";
+        case LayerType::add:
+            return "Add";
+        case LayerType::concat:
+            return "Concatenate";
     }
     return "Layer";
 }
@@ -29,7 +41,9 @@ LayerSpec make(std::string name, LayerType type) {
 }
 }  // namespace
 
-LayerSpec input_layer(std::string name) { return make(std::move(name), LayerType::input); }
+LayerSpec input_layer(std::string name) {
+    return make(std::move(name), LayerType::input);
+}
 
 LayerSpec dense(std::string name, int units, train::Initializer initializer) {
     LayerSpec layer = make(std::move(name), LayerType::dense);
@@ -57,8 +71,12 @@ LayerSpec avg_pool(std::string name, int size, int stride) {
     return layer;
 }
 
-LayerSpec global_avg_pool(std::string name) { return make(std::move(name), LayerType::global_avg_pool); }
-LayerSpec flatten(std::string name) { return make(std::move(name), LayerType::flatten); }
+LayerSpec global_avg_pool(std::string name) {
+    return make(std::move(name), LayerType::global_avg_pool);
+}
+LayerSpec flatten(std::string name) {
+    return make(std::move(name), LayerType::flatten);
+}
 
 LayerSpec activation(std::string name, ops::Activation kind, float slope) {
     LayerSpec layer = make(std::move(name), LayerType::activation);
@@ -73,7 +91,9 @@ LayerSpec dropout(std::string name, float rate) {
     return layer;
 }
 
-LayerSpec batch_norm(std::string name) { return make(std::move(name), LayerType::batch_norm); }
+LayerSpec batch_norm(std::string name) {
+    return make(std::move(name), LayerType::batch_norm);
+}
 
 LayerSpec add(std::string name, std::vector<std::string> inputs) {
     return from(make(std::move(name), LayerType::add), std::move(inputs));

@@ -32,26 +32,26 @@ enum class LayerType {
 const char* layer_type_name(LayerType type);
 
 struct LayerSpec {
-    std::string name;                 // unique, e.g. "conv1"
+    std::string name;  // unique, e.g. "conv1"
     LayerType type = LayerType::dense;
     std::vector<std::string> inputs;  // producing layers; empty means the previous layer in the list
 
-    int units = 0;                    // Dense: output features; Conv2D: filters
+    int units = 0;                                                    // Dense: output features; Conv2D: filters
     train::Initializer initializer = train::Initializer::he_uniform;  // Dense, Conv2D kernels
-    ops::Conv2dGeometry conv;         // Conv2D
-    ops::PoolGeometry pool;           // MaxPool2D, AvgPool2D
-    ops::Activation activation = ops::Activation::relu;  // Activation
-    float slope = 0.01f;              // LeakyReLU
-    float rate = 0.5f;                // Dropout
-    float momentum = 0.99f;           // BatchNorm (Keras default)
-    float epsilon = 1e-3f;            // BatchNorm (Keras default)
+    ops::Conv2dGeometry conv;                                         // Conv2D
+    ops::PoolGeometry pool;                                           // MaxPool2D, AvgPool2D
+    ops::Activation activation = ops::Activation::relu;               // Activation
+    float slope = 0.01f;                                              // LeakyReLU
+    float rate = 0.5f;                                                // Dropout
+    float momentum = 0.99f;                                           // BatchNorm (Keras default)
+    float epsilon = 1e-3f;                                            // BatchNorm (Keras default)
 };
 
 enum class LossKind { softmax_cross_entropy, mean_squared_error };
 
 struct NetworkSpec {
-    Shape input{1, 1, 28, 28};        // one sample: n is ignored
-    std::vector<LayerSpec> layers;    // the first is usually the input layer; the last is the output
+    Shape input{1, 1, 28, 28};      // one sample: n is ignored
+    std::vector<LayerSpec> layers;  // the first is usually the input layer; the last is the output
     LossKind loss = LossKind::softmax_cross_entropy;
 };
 

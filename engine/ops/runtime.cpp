@@ -41,9 +41,8 @@ cl::Kernel& Runtime::kernel(std::string_view program_name, std::string_view kern
     key += kernel_name;
     auto found = kernels_.find(key);
     if (found == kernels_.end())
-        found = kernels_
-                    .emplace(key, std::make_unique<cl::Kernel>(program(program_name), std::string(kernel_name)))
-                    .first;
+        found =
+            kernels_.emplace(key, std::make_unique<cl::Kernel>(program(program_name), std::string(kernel_name))).first;
     return *found->second;
 }
 

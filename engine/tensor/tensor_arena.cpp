@@ -17,7 +17,7 @@ std::string largest_tensors(const TensorPlan& plan) {
     for (TensorId id = 0; id < ids.size(); ++id) ids[id] = id;
     // Stable: among equal sizes the first declared (a weight before its gradient) is named.
     std::stable_sort(ids.begin(), ids.end(),
-              [&](TensorId a, TensorId b) { return plan.shape(a).count() > plan.shape(b).count(); });
+                     [&](TensorId a, TensorId b) { return plan.shape(a).count() > plan.shape(b).count(); });
     std::string text;
     for (std::size_t i = 0; i < std::min<std::size_t>(3, ids.size()); ++i) {
         if (!text.empty()) text += ", ";
@@ -37,7 +37,8 @@ std::string gib(std::uint64_t bytes) {
 void require_fits(const cl::DeviceInfo& device, const TensorPlan& plan) {
     const std::uint64_t bytes = plan.total_bytes();
     const std::string needs = "the network needs " + gib(bytes) + " of device memory";
-    const std::string advice = "; use a smaller batch or smaller layers (largest tensors: " + largest_tensors(plan) + ")";
+    const std::string advice =
+        "; use a smaller batch or smaller layers (largest tensors: " + largest_tensors(plan) + ")";
     // Kernels take element offsets as int.
     if (plan.total_elements() > static_cast<std::size_t>(INT_MAX))
         throw DeviceMemoryError(needs + ", more than the " + gib(std::uint64_t(INT_MAX) * sizeof(float)) +
@@ -58,8 +59,7 @@ TensorId TensorPlan::add(std::string name, const Shape& shape) {
     return entries_.size() - 1;
 }
 
-TensorArena::TensorArena(const cl::Context& context, const cl::Queue& queue, TensorPlan plan)
-    : plan_(std::move(plan)) {
+TensorArena::TensorArena(const cl::Context& context, const cl::Queue& queue, TensorPlan plan) : plan_(std::move(plan)) {
     require_fits(context.device(), plan_);
     const std::size_t bytes = std::max<std::size_t>(plan_.total_bytes(), sizeof(float));
     try {
@@ -70,8 +70,8 @@ TensorArena::TensorArena(const cl::Context& context, const cl::Queue& queue, Ten
         queue.finish();
     } catch (const cl::ClError& error) {
         throw cl::ClError(error.call(), error.status(),
-                          "the model's tensors: " + std::to_string(bytes >> 20) + " MiB on " +
-                              context.device().name + ", largest " + largest_tensors(plan_));
+                          "the model's tensors: " + std::to_string(bytes >> 20) + " MiB on " + context.device().name +
+                              ", largest " + largest_tensors(plan_));
     }
 }
 

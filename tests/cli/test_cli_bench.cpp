@@ -1,6 +1,5 @@
 // backprop bench: times the training step of a reference network; bad options are usage errors.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "cli.h"

@@ -12,7 +12,9 @@ using ops::Activation;
 using ops::Padding;
 
 namespace {
-train::OptimizerSettings sgd() { return {}; }
+train::OptimizerSettings sgd() {
+    return {};
+}
 
 NetworkSpec spec_of(Shape input, std::vector<LayerSpec> layers) {
     NetworkSpec spec;
@@ -50,20 +52,19 @@ TEST_CASE("the cnn's layers have Keras's output shapes", "[network]") {
     std::vector<std::pair<std::string, Shape>> shapes;
     for (const LayerSummary& layer : network.summary()) shapes.emplace_back(layer.name, layer.output);
     const std::vector<std::pair<std::string, Shape>> expected = {
-        {"input", {1, 1, 28, 28}}, {"conv1", {1, 32, 26, 26}}, {"relu1", {1, 32, 26, 26}},
-        {"pool1", {1, 32, 13, 13}}, {"conv2", {1, 64, 11, 11}}, {"relu2", {1, 64, 11, 11}},
-        {"pool2", {1, 64, 5, 5}},  {"flatten", {1, 1600, 1, 1}}, {"fc1", {1, 128, 1, 1}},
-        {"relu3", {1, 128, 1, 1}}, {"fc2", {1, 10, 1, 1}}};
+        {"input", {1, 1, 28, 28}},  {"conv1", {1, 32, 26, 26}},   {"relu1", {1, 32, 26, 26}},
+        {"pool1", {1, 32, 13, 13}}, {"conv2", {1, 64, 11, 11}},   {"relu2", {1, 64, 11, 11}},
+        {"pool2", {1, 64, 5, 5}},   {"flatten", {1, 1600, 1, 1}}, {"fc1", {1, 128, 1, 1}},
+        {"relu3", {1, 128, 1, 1}},  {"fc2", {1, 10, 1, 1}}};
     CHECK(shapes == expected);
 }
 
 TEST_CASE("a graph listed out of order runs in an order where inputs come first", "[network]") {
     // The residual block is listed with the Add before its second branch.
-    const NetworkSpec spec = spec_of(
-        {1, 2, 6, 6},
-        {input_layer(), conv2d("stem", 4, 3, 1, Padding::same), from(add("sum", {"stem", "branch"}), {"stem", "branch"}),
-         from(conv2d("branch", 4, 3, 1, Padding::same), {"stem"}), from(global_avg_pool("gap"), {"sum"}),
-         dense("out", 3)});
+    const NetworkSpec spec = spec_of({1, 2, 6, 6}, {input_layer(), conv2d("stem", 4, 3, 1, Padding::same),
+                                                    from(add("sum", {"stem", "branch"}), {"stem", "branch"}),
+                                                    from(conv2d("branch", 4, 3, 1, Padding::same), {"stem"}),
+                                                    from(global_avg_pool("gap"), {"sum"}), dense("out", 3)});
     Network network(test::op_runtime(), spec, 2, sgd(), 1);
     std::vector<std::string> order;
     for (const LayerSummary& layer : network.summary()) order.push_back(layer.name);
@@ -80,7 +81,8 @@ TEST_CASE("impossible networks are refused with a message naming the layer", "[n
             spec_of({1, 1, 3, 3}, {input_layer(), conv2d("conv3", 2, 5), flatten("f"), dense("out", 2)}),
             "Conv2D 'conv3': " + [] {
                 try {
-                    (void)ops::conv2d_output_shape(Shape{4, 1, 3, 3}, 2, ops::Conv2dGeometry{5, 5, 1, 1, Padding::valid});
+                    (void)ops::conv2d_output_shape(Shape{4, 1, 3, 3}, 2,
+                                                   ops::Conv2dGeometry{5, 5, 1, 1, Padding::valid});
                 } catch (const std::invalid_argument& error) {
                     return std::string(error.what());
                 }

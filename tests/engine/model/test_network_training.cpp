@@ -1,7 +1,7 @@
 // Training whole networks on the device: gradients through a graph with every layer type
 // against finite differences of the device's own loss, and small problems that must be learnt.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "model/network.h"
@@ -117,8 +117,12 @@ TEST_CASE("a small network learns two interleaved spirals", "[network][train]") 
     }
     NetworkSpec spec;
     spec.input = Shape{1, 2, 1, 1};
-    spec.layers = {input_layer(), dense("h1", 32), activation("a1", Activation::tanh), dense("h2", 32),
-                   activation("a2", Activation::tanh), dense("out", 2, train::Initializer::glorot_uniform)};
+    spec.layers = {input_layer(),
+                   dense("h1", 32),
+                   activation("a1", Activation::tanh),
+                   dense("h2", 32),
+                   activation("a2", Activation::tanh),
+                   dense("out", 2, train::Initializer::glorot_uniform)};
     train::OptimizerSettings adam;
     adam.kind = train::OptimizerKind::adam;
     adam.learning_rate = 0.02f;
@@ -228,7 +232,8 @@ TEST_CASE("a regression network fits a smooth function with mean squared error",
 TEST_CASE("the same seed on the same device gives the same loss curve", "[network][train]") {
     NetworkSpec spec;
     spec.input = Shape{1, 3, 1, 1};
-    spec.layers = {input_layer(), dense("h", 8), dropout("d", 0.3f), activation("a", Activation::relu), dense("out", 3)};
+    spec.layers = {input_layer(), dense("h", 8), dropout("d", 0.3f), activation("a", Activation::relu),
+                   dense("out", 3)};
     const std::vector<float> inputs = test::random_values(3 * 16, 5);
     std::vector<int> labels(16);
     for (int i = 0; i < 16; ++i) labels[i] = i % 3;

@@ -29,7 +29,9 @@ std::vector<float> random_values(std::size_t count, std::uint32_t seed, float lo
     return values;
 }
 
-std::vector<double> to_double(std::span<const float> values) { return {values.begin(), values.end()}; }
+std::vector<double> to_double(std::span<const float> values) {
+    return {values.begin(), values.end()};
+}
 
 std::vector<float> to_float(std::span<const double> values) {
     std::vector<float> result(values.size());
@@ -52,16 +54,16 @@ double relative_error_of(std::span<const T> actual, std::span<const T> expected,
 }
 
 template <typename T>
-void require_close_of(std::span<const T> actual, std::span<const T> expected, double tolerance,
-                      const std::string& what, double scale) {
+void require_close_of(std::span<const T> actual, std::span<const T> expected, double tolerance, const std::string& what,
+                      double scale) {
     const double error = relative_error_of(actual, expected, scale);
     std::size_t worst = 0;
     for (std::size_t i = 1; i < actual.size(); ++i)
         if (!(std::fabs(double(actual[i]) - double(expected[i])) <=
               std::fabs(double(actual[worst]) - double(expected[worst]))))
             worst = i;
-    INFO(what << ": relative error " << error << " (tolerance " << tolerance << "), worst at index " << worst
-              << ": " << (actual.empty() ? 0.0 : double(actual[worst])) << " against "
+    INFO(what << ": relative error " << error << " (tolerance " << tolerance << "), worst at index " << worst << ": "
+              << (actual.empty() ? 0.0 : double(actual[worst])) << " against "
               << (expected.empty() ? 0.0 : double(expected[worst])));
     CHECK(error <= tolerance);
 }
@@ -88,8 +90,8 @@ double max_abs(std::span<const float> values) {
     return result;
 }
 
-std::vector<double> numeric_gradient(const std::function<double(std::span<const double>)>& loss,
-                                     std::vector<double> x, double h) {
+std::vector<double> numeric_gradient(const std::function<double(std::span<const double>)>& loss, std::vector<double> x,
+                                     double h) {
     std::vector<double> gradient(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) {
         const double saved = x[i];
@@ -115,8 +117,12 @@ void TestTensors::allocate() {
     arena_ = std::make_unique<TensorArena>(runtime.context(), runtime.queue(), plan_);
 }
 
-void TestTensors::write(TensorId id, std::span<const float> values) { op_runtime().write((*this)[id], values); }
+void TestTensors::write(TensorId id, std::span<const float> values) {
+    op_runtime().write((*this)[id], values);
+}
 
-std::vector<float> TestTensors::read(TensorId id) { return op_runtime().read((*this)[id]); }
+std::vector<float> TestTensors::read(TensorId id) {
+    return op_runtime().read((*this)[id]);
+}
 
 }  // namespace bps::test

@@ -40,8 +40,8 @@ double max_abs(std::span<const float> values);
 
 // d loss / d x by central differences: (loss(x + h e_i) - loss(x - h e_i)) / 2h for every i.
 // `loss` may read x only through its argument.
-std::vector<double> numeric_gradient(const std::function<double(std::span<const double>)>& loss,
-                                     std::vector<double> x, double h = 1e-6);
+std::vector<double> numeric_gradient(const std::function<double(std::span<const double>)>& loss, std::vector<double> x,
+                                     double h = 1e-6);
 
 // sum(weights[i] * values[i]): the scalar loss whose gradient w.r.t. values is weights.
 double weighted_sum(std::span<const double> values, std::span<const double> weights);

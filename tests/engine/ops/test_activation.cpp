@@ -11,10 +11,14 @@ using ops::Activation;
 namespace {
 const char* name_of(Activation kind) {
     switch (kind) {
-        case Activation::relu: return "ReLU";
-        case Activation::leaky_relu: return "LeakyReLU";
-        case Activation::sigmoid: return "Sigmoid";
-        case Activation::tanh: return "Tanh";
+        case Activation::relu:
+            return "ReLU";
+        case Activation::leaky_relu:
+            return "LeakyReLU";
+        case Activation::sigmoid:
+            return "Sigmoid";
+        case Activation::tanh:
+            return "Tanh";
     }
     return "?";
 }
