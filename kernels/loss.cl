@@ -1,6 +1,21 @@
 // Losses with their gradient. One work-item per sample walks its row of K values: K is the
 // number of classes or outputs (small), and a row reduction needs no synchronisation.
 
+// The index of a row's largest value (the first on ties): the predicted class, and the shift
+// that keeps every exp of the softmax at or below 1.
+int row_argmax(__global const float* row, const int k) {
+    int best = 0;
+    for (int j = 1; j < k; ++j)
+        if (row[j] > row[best]) best = j;
+    return best;
+}
+
+float sum_exp_shifted(__global const float* row, const int k, const float top) {
+    float sum = 0.0f;
+    for (int j = 0; j < k; ++j) sum += exp(row[j] - top);
+    return sum;
+}
+
 // Cross-entropy from logits, stable for any magnitude: every exp sees z - max <= 0, so none
 // overflows and at least one term of the sum is 1. A label outside 0..k-1 is never used as an
 // index; its sample gets NaN loss and gradient and counts as wrong.
@@ -14,15 +29,9 @@ __kernel void softmax_cross_entropy(const int n, const int k, const float inv_n,
     if (s >= n) return;
     __global const float* row = z + z_off + s * k;
     __global float* grad = dz + dz_off + s * k;
-    float top = row[0];
-    int best = 0;
-    for (int j = 1; j < k; ++j)
-        if (row[j] > top) {
-            top = row[j];
-            best = j;
-        }
-    float sum = 0.0f;
-    for (int j = 0; j < k; ++j) sum += exp(row[j] - top);
+    const int best = row_argmax(row, k);
+    const float top = row[best];
+    const float sum = sum_exp_shifted(row, k, top);
     const int label = labels[labels_off + s];
     const int valid = label >= 0 && label < k;
     loss[loss_off + s] = valid ? log(sum) - (row[valid ? label : 0] - top) : NAN;
@@ -40,10 +49,8 @@ __kernel void softmax(const int n, const int k,
     if (s >= n) return;
     __global const float* row = z + z_off + s * k;
     __global float* out = p + p_off + s * k;
-    float top = row[0];
-    for (int j = 1; j < k; ++j) top = fmax(top, row[j]);
-    float sum = 0.0f;
-    for (int j = 0; j < k; ++j) sum += exp(row[j] - top);
+    const float top = row[row_argmax(row, k)];
+    const float sum = sum_exp_shifted(row, k, top);
     for (int j = 0; j < k; ++j) out[j] = exp(row[j] - top) / sum;
 }
 

@@ -50,7 +50,7 @@ int run_bench(Arguments& arguments) {
     options.timed_steps = positive_option(arguments, "--steps", 10);
     const std::string request = cl::device_request(arguments.take_option("--device"));
     const bool as_json = arguments.take_flag("--json");
-    const bool per_layer = arguments.take_flag("--layers");
+    options.per_layer = arguments.take_flag("--layers");
     arguments.expect_nothing_left();
     model::NetworkSpec spec;
     try {
@@ -70,7 +70,7 @@ int run_bench(Arguments& arguments) {
         for (const model::LayerTiming& layer : timing.layers)
             layers.push_back(
                 {{"name", layer.name}, {"forward_ms", layer.forward_ms}, {"backward_ms", layer.backward_ms}});
-        std::cout << nlohmann::json{{"layers", per_layer ? layers : nlohmann::json::array()},
+        std::cout << nlohmann::json{{"layers", layers},
                                     {"net", net},
                                     {"device", device.name},
                                     {"batch", options.batch_size},
@@ -92,7 +92,7 @@ int run_bench(Arguments& arguments) {
               << static_cast<long long>(timing.images_per_s) << " images/s)\n"
               << "  first step (kernel builds) " << format_milliseconds(timing.first_step_ms) << "\n"
               << "  device memory              " << format_bytes(timing.device_bytes) << "\n";
-    if (per_layer) {
+    if (options.per_layer) {
         std::cout << "\n  layer                    forward    backward\n";
         for (const model::LayerTiming& layer : timing.layers) {
             std::string name = layer.name;

@@ -57,11 +57,6 @@ NetworkSpec cifar() {
 }
 }  // namespace
 
-const std::vector<std::string_view>& reference_network_names() {
-    static const std::vector<std::string_view> names = {"mlp", "cnn", "cifar"};
-    return names;
-}
-
 NetworkSpec reference_network(std::string_view name) {
     if (name == "mlp") return mlp();
     if (name == "cnn") return cnn();

@@ -2,7 +2,6 @@
 // The reference networks of shared/bench/REFERENCE.md (mlp, cnn, cifar): every performance
 // figure of the project is measured on these.
 #include <string_view>
-#include <vector>
 
 #include "model/network_spec.h"
 
@@ -10,6 +9,5 @@ namespace bps::bench {
 
 // Throws std::invalid_argument listing the known names for an unknown one.
 model::NetworkSpec reference_network(std::string_view name);
-const std::vector<std::string_view>& reference_network_names();
 
 }  // namespace bps::bench

@@ -60,7 +60,7 @@ StepTiming time_training_step(ops::Runtime& runtime, const model::NetworkSpec& s
     timing.forward_backward_ms = median(forward_backward);
     timing.step_ms = median(whole);
     timing.images_per_s = timing.step_ms > 0 ? 1000.0 * batch / timing.step_ms : 0;
-    timing.layers = network.time_layers(batch);
+    if (options.per_layer) timing.layers = network.time_layers(batch);
     return timing;
 }
 

@@ -15,6 +15,7 @@ struct StepTimingOptions {
     int warm_up_steps = 3;
     int timed_steps = 10;
     std::uint64_t seed = 1;
+    bool per_layer = false;  // also one extra step that waits after each layer
 };
 
 struct StepTiming {
@@ -24,7 +25,7 @@ struct StepTiming {
     double images_per_s = 0;                 // batch_size / step_ms
     double first_step_ms = 0;                // the first step, including kernel builds (cold or cached)
     std::size_t device_bytes = 0;            // the network's planned device memory
-    std::vector<model::LayerTiming> layers;  // per layer, from one extra step that waits after each layer
+    std::vector<model::LayerTiming> layers;  // with per_layer: per layer, from one step that waits after each
 };
 
 StepTiming time_training_step(ops::Runtime& runtime, const model::NetworkSpec& spec, const StepTimingOptions& options);

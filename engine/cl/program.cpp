@@ -55,7 +55,7 @@ cl_program try_build_from_binary(const Context& context, const std::vector<unsig
 
 Program::Program(const Context& context, std::string name, std::string_view source, std::string options,
                  KernelCache* cache)
-    : name_(std::move(name)) {
+    : name_(std::move(name)), device_(context.device().id) {
     const DeviceInfo& device = context.device();
     const CacheKey key{std::string(source), options, device.platform_name, device.platform_version, device.name,
                        device.driver_version};
@@ -87,6 +87,9 @@ Kernel::Kernel(const Program& program, const std::string& name) : name_(name) {
     cl_kernel kernel = clCreateKernel(program.get(), name.c_str(), &status);
     check(status, "clCreateKernel", "kernel '" + name + "' of program '" + program.name() + "'");
     kernel_ = decltype(kernel_)(kernel);
+    check(clGetKernelWorkGroupInfo(kernel, program.device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof(max_group_size_),
+                                   &max_group_size_, nullptr),
+          "clGetKernelWorkGroupInfo", "kernel '" + name + "'");
 }
 
 void Kernel::set_arg(cl_uint index, std::size_t size, const void* value) {

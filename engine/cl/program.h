@@ -24,9 +24,11 @@ public:
     cl_program get() const noexcept { return program_.get(); }
     const std::string& name() const noexcept { return name_; }
     bool from_cache() const noexcept { return from_cache_; }
+    cl_device_id device() const noexcept { return device_; }
 
 private:
     std::string name_;
+    cl_device_id device_;
     bool from_cache_ = false;
     Handle<cl_program, clRetainProgram, clReleaseProgram> program_;
 };
@@ -36,6 +38,9 @@ public:
     Kernel(const Program& program, const std::string& name);
     cl_kernel get() const noexcept { return kernel_.get(); }
     const std::string& name() const noexcept { return name_; }
+    // The most work-items a group of this kernel may have on its device (its registers and
+    // local memory can make this smaller than the device's limit); asked once, at creation.
+    std::size_t max_group_size() const noexcept { return max_group_size_; }
 
     template <typename T>
     Kernel& arg(cl_uint index, const T& value) {
@@ -59,6 +64,7 @@ public:
 private:
     void set_arg(cl_uint index, std::size_t size, const void* value);
     std::string name_;
+    std::size_t max_group_size_ = 0;
     Handle<cl_kernel, clRetainKernel, clReleaseKernel> kernel_;
 };
 

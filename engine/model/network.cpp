@@ -26,6 +26,7 @@ struct Network::Parameter {
     TensorId value = 0;
     std::optional<TensorId> gradient;  // none for running statistics
     std::vector<TensorId> state;       // optimiser state
+    std::vector<Tensor> state_views;   // the same, resolved once the arena exists
     train::Initializer initializer = train::Initializer::zeros;
     train::Fans fans{1, 1};
 };
@@ -73,6 +74,8 @@ Network::Network(ops::Runtime& runtime, const NetworkSpec& spec, int batch_size,
     infer_shapes();
     plan_memory();
     arena_ = std::make_unique<TensorArena>(runtime_.context(), runtime_.queue(), plan_);
+    for (Parameter& parameter : parameters_)
+        for (TensorId id : parameter.state) parameter.state_views.push_back((*arena_)[id]);
     initialise_parameters(seed);
 }
 
@@ -582,11 +585,16 @@ void Network::update(float learning_rate) {
     ++step_;
     for (const Parameter& parameter : parameters_) {
         if (!parameter.gradient) continue;
-        std::vector<Tensor> state;
-        for (TensorId id : parameter.state) state.push_back((*arena_)[id]);
         train::optimizer_step(runtime_, optimizer_, learning_rate, step_, (*arena_)[parameter.value],
-                              (*arena_)[*parameter.gradient], state);
+                              (*arena_)[*parameter.gradient], parameter.state_views);
     }
+}
+
+void Network::learn(int count, float learning_rate) {
+    forward(count, true);
+    loss(count);
+    backward(count);
+    update(learning_rate);
 }
 
 void Network::train_step(std::span<const float> images, std::span<const int> labels, float learning_rate) {
@@ -595,10 +603,7 @@ void Network::train_step(std::span<const float> images, std::span<const int> lab
     const int count = static_cast<int>(labels.size());
     upload_images(images, count);
     upload_labels(labels);
-    forward(count, true);
-    loss(count);
-    backward(count);
-    update(learning_rate);
+    learn(count, learning_rate);
 }
 
 void Network::train_step_targets(std::span<const float> images, std::span<const float> targets, float learning_rate) {
@@ -607,10 +612,7 @@ void Network::train_step_targets(std::span<const float> images, std::span<const 
     const int count = static_cast<int>(targets.size() / nodes_.back()->output.per_sample());
     upload_images(images, count);
     upload_targets(targets);
-    forward(count, true);
-    loss(count);
-    backward(count);
-    update(learning_rate);
+    learn(count, learning_rate);
 }
 
 void Network::evaluate_batch(std::span<const float> images, std::span<const int> labels) {

@@ -86,7 +86,6 @@ public:
     Tensor totals_tensor() const;
 
     std::vector<ParameterView> parameters() const;
-    int steps_taken() const noexcept { return step_; }
 
     // The parts of a step, for tests that check gradients through the whole graph.
     void upload_images(std::span<const float> images, int count);
@@ -112,6 +111,7 @@ private:
     Tensor gradient_of(int node, int count) const;
     Tensor memory_of(int node, int count, bool gradient) const;
     void forward_node(int index, int count, bool training);
+    void learn(int count, float learning_rate);  // forward, loss, backward, update
     void backward_node(int index, int count);
     void require_count(int count, const char* what) const;
 

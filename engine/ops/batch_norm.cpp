@@ -22,11 +22,8 @@ Shape channels_of(const Tensor& x) {
 // The kernels' local arrays hold 64 floats (kernels/batch_norm.cl) and the tree reduction halves
 // the group, so the group is the largest power of two within 64 and the kernel's limit.
 std::size_t group_size(const Runtime& runtime, const cl::Kernel& kernel) {
-    std::size_t kernel_limit = 0;
-    cl::check(clGetKernelWorkGroupInfo(kernel.get(), runtime.device().id, CL_KERNEL_WORK_GROUP_SIZE,
-                                       sizeof(kernel_limit), &kernel_limit, nullptr),
-              "clGetKernelWorkGroupInfo", "kernel '" + kernel.name() + "'");
-    const std::size_t limit = std::min<std::size_t>({64, runtime.device().max_work_group_size, kernel_limit});
+    const std::size_t limit =
+        std::min<std::size_t>({64, runtime.device().max_work_group_size, kernel.max_group_size()});
     std::size_t size = 1;
     while (size * 2 <= limit) size *= 2;
     return size;

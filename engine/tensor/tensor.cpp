@@ -11,13 +11,4 @@ Tensor Tensor::reshaped(const Shape& other) const {
     return Tensor{buffer, offset, other};
 }
 
-Tensor Tensor::samples(int first, int samples) const {
-    if (first < 0 || samples < 1 || first + samples > shape.n)
-        throw std::out_of_range("samples " + std::to_string(first) + ".." + std::to_string(first + samples) +
-                                " are outside a batch of " + std::to_string(shape.n));
-    Shape part = shape;
-    part.n = samples;
-    return Tensor{buffer, offset + static_cast<std::size_t>(first) * shape.per_sample(), part};
-}
-
 }  // namespace bps

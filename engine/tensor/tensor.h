@@ -18,8 +18,6 @@ struct Tensor {
     std::size_t bytes() const noexcept { return count() * sizeof(float); }
     // The same memory seen with another shape of the same element count (Flatten, reshape).
     Tensor reshaped(const Shape& other) const;
-    // Samples [first, first + samples) of the batch dimension.
-    Tensor samples(int first, int samples) const;
 };
 
 }  // namespace bps

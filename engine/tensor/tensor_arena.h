@@ -51,7 +51,6 @@ public:
     // cl::ClError naming the total size and the largest tensors.
     TensorArena(const cl::Context& context, const cl::Queue& queue, TensorPlan plan);
     Tensor operator[](TensorId id) const;
-    const TensorPlan& plan() const noexcept { return plan_; }
     std::size_t bytes() const noexcept { return plan_.total_bytes(); }
 
 private:
