@@ -17,6 +17,8 @@ packages=(
   ocl-icd-opencl-dev opencl-headers libclblast-dev   # OpenCL and GEMM
   pocl-opencl-icd clinfo                             # an OpenCL device on any CPU
   libhdf5-dev nlohmann-json3-dev zlib1g-dev catch2   # files, JSON, gzip, tests
+  libcurl4-openssl-dev libssl-dev libarchive-dev     # dataset downloads: HTTP, SHA-256, tar.gz
+  libstb-dev                                         # PNG/JPEG decoding for image folders
   dataset-fashion-mnist                              # the default dataset, offline
 )
 missing=()
