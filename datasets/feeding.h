@@ -51,7 +51,7 @@ struct Batch {
 };
 
 // Walks `order` in batches of `batch_size`; the last batch holds the rest (never empty).
-// Augmentation draws from a generator seeded with (seed, first index of the batch position),
+// Augmentation draws from a generator seeded with (seed, batch number),
 // so a batch is the same whenever it is rebuilt.
 class BatchIterator {
 public:
