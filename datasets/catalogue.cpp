@@ -128,13 +128,6 @@ bool has_all(const fs::path& folder, const std::vector<std::string>& files) {
     return std::all_of(files.begin(), files.end(), [&](const std::string& file) { return is_file(folder / file); });
 }
 
-// Decimal units, as download sites state sizes.
-std::string readable_size(std::uint64_t bytes) {
-    if (bytes < 1'000'000) return std::to_string((bytes + 500) / 1000) + " kB";
-    const std::uint64_t tenths = (bytes + 50'000) / 100'000;
-    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MB";
-}
-
 void expect_count(const Dataset& dataset, std::size_t expected, const fs::path& file, const std::string& what) {
     if (dataset.size() == expected) return;
     std::string problem = "holds ";
@@ -226,8 +219,8 @@ std::string offline_help(const CatalogueEntry& entry, const fs::path& user_root)
         text += "\n  ";
         text += file.name;
         text += " (";
-        text += readable_size(file.size);
-        text += ") from ";
+        text += std::to_string(file.size);  // exact, so a hand-copied file can be checked
+        text += " bytes) from ";
         text += file.url;
     }
     return text;

@@ -55,8 +55,7 @@ std::string state_text(const ds::CatalogueEntry& entry, const ds::LocalState& st
     return "not here; download " + format_bytes(entry.download_bytes());
 }
 
-int list_datasets(Arguments& arguments) {
-    const bool as_json = arguments.take_flag("--json");
+int list_datasets(Arguments& arguments, bool as_json) {
     arguments.expect_nothing_left();
     const std::filesystem::path root = ds::user_data_root();
     if (as_json) {
@@ -211,8 +210,11 @@ int show(Arguments& arguments) {
 }  // namespace
 
 int run_datasets(Arguments& arguments) {
+    // Taken first so that "backprop datasets --json" lists too.
+    const bool as_json = arguments.take_flag("--json");
     const std::string action = arguments.take_word().value_or("list");
-    if (action == "list") return list_datasets(arguments);
+    if (action == "list") return list_datasets(arguments, as_json);
+    if (as_json) throw UsageError("--json applies to list only");
     if (action == "download") return download(arguments);
     if (action == "show") return show(arguments);
     throw UsageError("unknown action '" + action + "'; use list, download or show");

@@ -24,9 +24,10 @@ extern "C" void on_interrupt(int) {
     std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
 }
 
-std::string megabytes(std::uint64_t bytes) {
+// MiB, as `backprop datasets` states download sizes.
+std::string mebibytes(std::uint64_t bytes) {
     std::ostringstream text;
-    text << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / 1e6;
+    text << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1024.0 * 1024.0);
     return text.str();
 }
 
@@ -60,7 +61,7 @@ void ProgressDisplay::bytes(const std::string& label, std::uint64_t done, std::u
         const int quarter = static_cast<int>(fraction * 4.0);
         if (quarter == last_quarter_) return;
         last_quarter_ = quarter;
-        out_ << label << ": " << percent << "% (" << megabytes(done) << " of " << megabytes(total) << " MB)\n"
+        out_ << label << ": " << percent << "% (" << mebibytes(done) << " of " << mebibytes(total) << " MiB)\n"
              << std::flush;
         return;
     }
@@ -73,9 +74,9 @@ void ProgressDisplay::bytes(const std::string& label, std::uint64_t done, std::u
     std::ostringstream line;
     line << "\r" << label << " [" << std::string(static_cast<std::size_t>(filled), '#')
          << std::string(static_cast<std::size_t>(width - filled), ' ') << "] " << std::setw(3) << percent << "% "
-         << megabytes(done) << "/" << megabytes(total) << " MB";
+         << mebibytes(done) << "/" << mebibytes(total) << " MiB";
     if (speed > 0) {
-        line << "  " << megabytes(static_cast<std::uint64_t>(speed)) << " MB/s";
+        line << "  " << mebibytes(static_cast<std::uint64_t>(speed)) << " MiB/s";
         if (done < total) line << "  ETA " << static_cast<long long>(static_cast<double>(total - done) / speed) << " s";
     }
     line << "   ";  // clears what a longer previous line left

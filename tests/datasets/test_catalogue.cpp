@@ -100,9 +100,9 @@ TEST_CASE("loading a missing dataset says where to put which files", "[catalogue
     CHECK_THAT(help, Catch::StartsWith("MNIST is not on this computer. Download it with 'backprop datasets download "
                                        "mnist'. Without a network connection, fetch these files elsewhere and put "
                                        "them into " + folder.string() + ":"));
-    CHECK_THAT(help, Catch::Contains("\n  train-images-idx3-ubyte.gz (9.9 MB) from "
+    CHECK_THAT(help, Catch::Contains("\n  train-images-idx3-ubyte.gz (9912422 bytes) from "
                                      "https://storage.googleapis.com/cvdf-datasets/mnist/train-images-idx3-ubyte.gz"));
-    CHECK_THAT(help, Catch::Contains("\n  t10k-labels-idx1-ubyte.gz (5 kB) from "));
+    CHECK_THAT(help, Catch::Contains("\n  t10k-labels-idx1-ubyte.gz (4542 bytes) from "));
     CHECK_THAT(datasets::offline_help(datasets::catalogue_entry("fashion-mnist"), root.path()),
                Catch::Contains("or install it with 'sudo apt-get install dataset-fashion-mnist'"));
     REQUIRE_THROWS_WITH(datasets::load_dataset(mnist, root.path()), folder.string() + ": " + help);

@@ -168,7 +168,7 @@ TEST_CASE("A missing source is a DownloadError naming the URL", "[download]") {
     CHECK_FALSE(fs::exists(target.path() / "data.bin.part"));  // nothing arrived, nothing to resume
 }
 
-TEST_CASE("A verified file is not downloaded again; a damaged one is replaced", "[download]") {
+TEST_CASE("A verified file is not downloaded again and a damaged one is replaced", "[download]") {
     Source source;
     test::TempDir target("download-target");
     datasets::download_file(source.remote, target.path(), nullptr);

@@ -113,7 +113,7 @@ TEST_CASE("The validation split is disjoint, complete, sorted and repeatable", "
     CHECK(none.train == zero_to(50));
 }
 
-TEST_CASE("A validation fraction outside [0, 1) is refused with the value", "[feeding]") {
+TEST_CASE("A validation fraction below 0 or from 1 up is refused with the value", "[feeding]") {
     REQUIRE_THROWS_AS(datasets::split_train_validation(10, 1.5, 0), std::invalid_argument);
     REQUIRE_THROWS_WITH(datasets::split_train_validation(10, 1.5, 0), "validation fraction 1.5 is outside [0, 1)");
     REQUIRE_THROWS_WITH(datasets::split_train_validation(10, 1.0, 0), "validation fraction 1 is outside [0, 1)");
