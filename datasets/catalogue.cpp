@@ -45,12 +45,12 @@ std::vector<CatalogueEntry> build_catalogue() {
     fashion.test_count = 10000;
     fashion.class_names = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
                            "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
-    fashion.downloads = idx_files("http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/",
-                                  {26421880, 29515, 4422102, 5148},
-                                  {"3aede38d61863908ad78613f6a32ed271626dd12800ba2636569512369268a84",
-                                   "a04f17134ac03560a47e3764e11b92fc97de4d1bfaf8ba1a3aa29af54cc90845",
-                                   "346e55b948d973a97e58d2351dde16a484bd415d4595297633bb08f03db6a073",
-                                   "67da17c76eaffca5446c3361aaab5c3cd6d1c2608764d35dfb1850b086bf8dd5"});
+    fashion.downloads =
+        idx_files("http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/", {26421880, 29515, 4422102, 5148},
+                  {"3aede38d61863908ad78613f6a32ed271626dd12800ba2636569512369268a84",
+                   "a04f17134ac03560a47e3764e11b92fc97de4d1bfaf8ba1a3aa29af54cc90845",
+                   "346e55b948d973a97e58d2351dde16a484bd415d4595297633bb08f03db6a073",
+                   "67da17c76eaffca5446c3361aaab5c3cd6d1c2608764d35dfb1850b086bf8dd5"});
     fashion.data_files = names_of(fashion.downloads);
     fashion.system_dirs = {"/usr/share/datasets/fashion-mnist"};
     fashion.install_hint = "sudo apt-get install dataset-fashion-mnist";
@@ -109,7 +109,8 @@ std::vector<CatalogueEntry> build_catalogue() {
 
 std::string lowercase(std::string_view text) {
     std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
@@ -172,7 +173,9 @@ const CatalogueEntry& catalogue_entry(std::string_view id) {
     throw std::invalid_argument(message);
 }
 
-fs::path user_dataset_dir(const CatalogueEntry& entry, const fs::path& user_root) { return user_root / entry.id; }
+fs::path user_dataset_dir(const CatalogueEntry& entry, const fs::path& user_root) {
+    return user_root / entry.id;
+}
 
 LocalState local_state(const CatalogueEntry& entry, const fs::path& user_root) {
     LocalState state;
@@ -268,7 +271,8 @@ DatasetSplits load_dataset(const CatalogueEntry& entry, const fs::path& user_roo
     DatasetSplits splits = read_dataset_folder(entry, state.folder);
     expect_count(splits.train, entry.train_count, state.folder / entry.data_files.front(),
                  entry.title + "'s training set");
-    expect_count(splits.test, entry.test_count, state.folder / entry.data_files[entry.format == DatasetFormat::idx ? 2 : 1],
+    expect_count(splits.test, entry.test_count,
+                 state.folder / entry.data_files[entry.format == DatasetFormat::idx ? 2 : 1],
                  entry.title + "'s test set");
     return splits;
 }

@@ -47,9 +47,9 @@ enum class Availability {
 
 struct LocalState {
     Availability availability = Availability::missing;
-    std::filesystem::path folder;        // where it is, or where it would be downloaded to
-    std::uint64_t bytes_present = 0;     // downloaded bytes, .part files included
-    std::vector<std::string> missing;    // download files not yet complete
+    std::filesystem::path folder;      // where it is, or where it would be downloaded to
+    std::uint64_t bytes_present = 0;   // downloaded bytes, .part files included
+    std::vector<std::string> missing;  // download files not yet complete
 };
 
 // The dataset's folder in the user's data root: root/id.

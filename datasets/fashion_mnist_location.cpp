@@ -10,7 +10,9 @@ const std::vector<std::string>& fashion_mnist_files() {
     return files;
 }
 
-std::vector<std::filesystem::path> fashion_mnist_search_dirs() { return {"/usr/share/datasets/fashion-mnist"}; }
+std::vector<std::filesystem::path> fashion_mnist_search_dirs() {
+    return {"/usr/share/datasets/fashion-mnist"};
+}
 
 std::optional<std::filesystem::path> find_fashion_mnist(const std::vector<std::filesystem::path>& dirs) {
     for (const std::filesystem::path& dir : dirs) {

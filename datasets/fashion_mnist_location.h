@@ -14,7 +14,8 @@ const std::vector<std::string>& fashion_mnist_files();
 std::vector<std::filesystem::path> fashion_mnist_search_dirs();
 
 // The first folder holding all four files, or nullopt.
-std::optional<std::filesystem::path> find_fashion_mnist(const std::vector<std::filesystem::path>& dirs = fashion_mnist_search_dirs());
+std::optional<std::filesystem::path> find_fashion_mnist(
+    const std::vector<std::filesystem::path>& dirs = fashion_mnist_search_dirs());
 
 // What to do when it is missing, for the GUI's status line and the CLI.
 std::string fashion_mnist_missing_help();

@@ -35,22 +35,29 @@ namespace ds = bps::datasets;
 
 const char* state_name(ds::Availability availability) {
     switch (availability) {
-    case ds::Availability::ready: return "ready";
-    case ds::Availability::needs_unpacking: return "needs_unpacking";
-    case ds::Availability::partly_downloaded: return "partly_downloaded";
-    case ds::Availability::missing: return "missing";
+        case ds::Availability::ready:
+            return "ready";
+        case ds::Availability::needs_unpacking:
+            return "needs_unpacking";
+        case ds::Availability::partly_downloaded:
+            return "partly_downloaded";
+        case ds::Availability::missing:
+            return "missing";
     }
     return "missing";
 }
 
 std::string state_text(const ds::CatalogueEntry& entry, const ds::LocalState& state) {
     switch (state.availability) {
-    case ds::Availability::ready: return "ready in " + state.folder.string();
-    case ds::Availability::needs_unpacking: return "downloaded; unpacked on first use";
-    case ds::Availability::partly_downloaded:
-        return "partly downloaded (" + format_bytes(state.bytes_present) + " of " +
-               format_bytes(entry.download_bytes()) + "); 'download' resumes";
-    case ds::Availability::missing: break;
+        case ds::Availability::ready:
+            return "ready in " + state.folder.string();
+        case ds::Availability::needs_unpacking:
+            return "downloaded; unpacked on first use";
+        case ds::Availability::partly_downloaded:
+            return "partly downloaded (" + format_bytes(state.bytes_present) + " of " +
+                   format_bytes(entry.download_bytes()) + "); 'download' resumes";
+        case ds::Availability::missing:
+            break;
     }
     return "not here; download " + format_bytes(entry.download_bytes());
 }
@@ -134,7 +141,8 @@ void draw_sample(const ds::Dataset& dataset, std::size_t index) {
         std::string row;
         for (int x = 0; x < dataset.shape.width; ++x) {
             const std::size_t at = (static_cast<std::size_t>(y) * static_cast<std::size_t>(dataset.shape.width) +
-                                    static_cast<std::size_t>(x)) * channels;
+                                    static_cast<std::size_t>(x)) *
+                                   channels;
             unsigned sum = 0;
             for (std::size_t c = 0; c < channels; ++c) sum += pixels[at + c];
             const unsigned level = sum / static_cast<unsigned>(channels) * static_cast<unsigned>(shades.size()) / 256;

@@ -41,9 +41,13 @@ bool stderr_is_terminal() {
 #endif
 }
 
-void catch_interrupts() { std::signal(SIGINT, on_interrupt); }
+void catch_interrupts() {
+    std::signal(SIGINT, on_interrupt);
+}
 
-bool interrupt_requested() { return interrupted != 0; }
+bool interrupt_requested() {
+    return interrupted != 0;
+}
 
 void ProgressDisplay::bytes(const std::string& label, std::uint64_t done, std::uint64_t total) {
     const auto now = std::chrono::steady_clock::now();

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <regex>
 #include <set>
@@ -20,7 +19,8 @@ void write_text(const std::filesystem::path& file, const std::string& text) {
 
 // A catalogue entry for files the test controls, with nothing in a system folder.
 datasets::CatalogueEntry small_entry(datasets::DatasetFormat format) {
-    datasets::CatalogueEntry entry = datasets::catalogue_entry(format == datasets::DatasetFormat::idx ? "mnist" : "cifar10");
+    datasets::CatalogueEntry entry =
+        datasets::catalogue_entry(format == datasets::DatasetFormat::idx ? "mnist" : "cifar10");
     entry.id = "small";
     entry.system_dirs.clear();
     entry.install_hint.clear();
@@ -99,7 +99,8 @@ TEST_CASE("loading a missing dataset says where to put which files", "[catalogue
     const std::string help = datasets::offline_help(mnist, root.path());
     CHECK_THAT(help, Catch::StartsWith("MNIST is not on this computer. Download it with 'backprop datasets download "
                                        "mnist'. Without a network connection, fetch these files elsewhere and put "
-                                       "them into " + folder.string() + ":"));
+                                       "them into " +
+                                       folder.string() + ":"));
     CHECK_THAT(help, Catch::Contains("\n  train-images-idx3-ubyte.gz (9912422 bytes) from "
                                      "https://storage.googleapis.com/cvdf-datasets/mnist/train-images-idx3-ubyte.gz"));
     CHECK_THAT(help, Catch::Contains("\n  t10k-labels-idx1-ubyte.gz (4542 bytes) from "));
