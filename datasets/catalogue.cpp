@@ -17,60 +17,51 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// URLs, sizes and SHA-256 are the ones TensorFlow Datasets pins in its url_checksums files.
-std::vector<RemoteFile> idx_files(const std::string& base, const std::uint64_t (&sizes)[4],
-                                  const char* const (&hashes)[4]) {
+// The MNIST family: four IDX files, 60,000 + 10,000 gray 28x28 images. URLs, sizes and
+// SHA-256 are the ones TensorFlow Datasets pins in its url_checksums files.
+CatalogueEntry idx_entry(std::string id, std::string title, std::string description,
+                         std::vector<std::string> class_names, const std::string& base_url,
+                         const std::uint64_t (&sizes)[4], const char* const (&hashes)[4]) {
     const char* const names[4] = {"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
                                   "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"};
-    std::vector<RemoteFile> files;
-    for (int i = 0; i < 4; ++i) files.push_back({names[i], base + names[i], sizes[i], hashes[i]});
-    return files;
-}
-
-std::vector<std::string> names_of(const std::vector<RemoteFile>& files) {
-    std::vector<std::string> names;
-    for (const RemoteFile& file : files) names.push_back(file.name);
-    return names;
+    CatalogueEntry entry;
+    entry.id = std::move(id);
+    entry.title = std::move(title);
+    entry.description = std::move(description);
+    entry.shape = {1, 28, 28};
+    entry.train_count = 60000;
+    entry.test_count = 10000;
+    entry.class_names = std::move(class_names);
+    for (int i = 0; i < 4; ++i) {
+        entry.downloads.push_back({names[i], base_url + names[i], sizes[i], hashes[i]});
+        entry.data_files.push_back(names[i]);
+    }
+    return entry;
 }
 
 std::vector<CatalogueEntry> build_catalogue() {
     std::vector<CatalogueEntry> entries;
 
-    CatalogueEntry fashion;
-    fashion.id = "fashion-mnist";
-    fashion.title = "Fashion-MNIST";
-    fashion.description = "Zalando's 28x28 grayscale photos of clothing, 10 classes";
-    fashion.shape = {1, 28, 28};
-    fashion.train_count = 60000;
-    fashion.test_count = 10000;
-    fashion.class_names = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
-                           "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
-    fashion.downloads =
-        idx_files("http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/", {26421880, 29515, 4422102, 5148},
-                  {"3aede38d61863908ad78613f6a32ed271626dd12800ba2636569512369268a84",
-                   "a04f17134ac03560a47e3764e11b92fc97de4d1bfaf8ba1a3aa29af54cc90845",
-                   "346e55b948d973a97e58d2351dde16a484bd415d4595297633bb08f03db6a073",
-                   "67da17c76eaffca5446c3361aaab5c3cd6d1c2608764d35dfb1850b086bf8dd5"});
-    fashion.data_files = names_of(fashion.downloads);
+    CatalogueEntry fashion = idx_entry(
+        "fashion-mnist", "Fashion-MNIST", "Zalando's 28x28 grayscale photos of clothing, 10 classes",
+        {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"},
+        "http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/", {26421880, 29515, 4422102, 5148},
+        {"3aede38d61863908ad78613f6a32ed271626dd12800ba2636569512369268a84",
+         "a04f17134ac03560a47e3764e11b92fc97de4d1bfaf8ba1a3aa29af54cc90845",
+         "346e55b948d973a97e58d2351dde16a484bd415d4595297633bb08f03db6a073",
+         "67da17c76eaffca5446c3361aaab5c3cd6d1c2608764d35dfb1850b086bf8dd5"});
+    // Debian's package holds the same images, gzipped again (other checksums); dpkg verifies it.
     fashion.system_dirs = {"/usr/share/datasets/fashion-mnist"};
     fashion.install_hint = "sudo apt-get install dataset-fashion-mnist";
     entries.push_back(fashion);
 
-    CatalogueEntry mnist;
-    mnist.id = "mnist";
-    mnist.title = "MNIST";
-    mnist.description = "handwritten digits 0-9, 28x28 grayscale";
-    mnist.shape = {1, 28, 28};
-    mnist.train_count = 60000;
-    mnist.test_count = 10000;
-    mnist.class_names = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
-    mnist.downloads = idx_files("https://storage.googleapis.com/cvdf-datasets/mnist/", {9912422, 28881, 1648877, 4542},
+    entries.push_back(idx_entry("mnist", "MNIST", "handwritten digits 0-9, 28x28 grayscale",
+                                {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"},
+                                "https://storage.googleapis.com/cvdf-datasets/mnist/", {9912422, 28881, 1648877, 4542},
                                 {"440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609",
                                  "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c",
                                  "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6",
-                                 "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6"});
-    mnist.data_files = names_of(mnist.downloads);
-    entries.push_back(mnist);
+                                 "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6"}));
 
     CatalogueEntry cifar10;
     cifar10.id = "cifar10";

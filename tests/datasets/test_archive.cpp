@@ -1,6 +1,3 @@
-#include <archive.h>
-#include <archive_entry.h>
-
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
@@ -11,49 +8,17 @@
 
 #include "datasets/archive.h"
 #include "datasets/dataset.h"
+#include "sample_files.h"
 #include "support/temp_dir.h"
 
 using namespace bps;
+using test::random_bytes;
+using test::read_all;
+using test::write_tar_gz;
+using Entries = test::ArchiveEntries;
 namespace fs = std::filesystem;
 
-namespace {
-
-std::vector<char> read_all(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::vector<char> random_bytes(std::size_t count, unsigned seed) {
-    std::mt19937 generator(seed);
-    std::uniform_int_distribution<int> byte(0, 255);
-    std::vector<char> bytes(count);
-    for (char& b : bytes) b = static_cast<char>(byte(generator));
-    return bytes;
-}
-
-using Entries = std::vector<std::pair<std::string, std::vector<char>>>;
-
-// Writes a .tar.gz with libarchive's writer, independent of the reader under test.
-void write_tar_gz(const fs::path& file, const Entries& entries) {
-    archive* writer = archive_write_new();
-    REQUIRE(archive_write_add_filter_gzip(writer) == ARCHIVE_OK);
-    REQUIRE(archive_write_set_format_pax_restricted(writer) == ARCHIVE_OK);
-    REQUIRE(archive_write_open_filename(writer, file.string().c_str()) == ARCHIVE_OK);
-    for (const auto& [name, bytes] : entries) {
-        archive_entry* entry = archive_entry_new();
-        archive_entry_set_pathname(entry, name.c_str());
-        archive_entry_set_size(entry, static_cast<la_int64_t>(bytes.size()));
-        archive_entry_set_filetype(entry, AE_IFREG);
-        archive_entry_set_perm(entry, 0644);
-        REQUIRE(archive_write_header(writer, entry) == ARCHIVE_OK);
-        REQUIRE(archive_write_data(writer, bytes.data(), bytes.size()) == static_cast<la_ssize_t>(bytes.size()));
-        archive_entry_free(entry);
-    }
-    REQUIRE(archive_write_close(writer) == ARCHIVE_OK);
-    archive_write_free(writer);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("A .tar.gz is extracted with its subfolders and exact contents", "[archive]") {
     test::TempDir dir("archive");

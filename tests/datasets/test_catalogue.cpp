@@ -4,6 +4,8 @@
 #include <set>
 
 #include "datasets/catalogue.h"
+#include "datasets/download.h"
+#include "sample_files.h"
 #include "support/process.h"
 #include "support/temp_dir.h"
 
@@ -25,6 +27,21 @@ datasets::CatalogueEntry small_entry(datasets::DatasetFormat format) {
     entry.system_dirs.clear();
     entry.install_hint.clear();
     return entry;
+}
+
+// CIFAR-10 records: label byte, then 3072 random pixel bytes.
+std::vector<char> cifar_records(const std::vector<int>& labels, unsigned seed) {
+    std::vector<char> bytes;
+    for (std::size_t record = 0; record < labels.size(); ++record) {
+        bytes.push_back(static_cast<char>(labels[record]));
+        const std::vector<char> pixels = test::random_bytes(3072, seed + static_cast<unsigned>(record));
+        bytes.insert(bytes.end(), pixels.begin(), pixels.end());
+    }
+    return bytes;
+}
+
+float pixel(const std::vector<char>& records, std::size_t record, std::size_t offset) {
+    return static_cast<float>(static_cast<unsigned char>(records[record * 3073 + 1 + offset])) / 255.0f;
 }
 
 }  // namespace
@@ -146,4 +163,50 @@ TEST_CASE("Fashion-MNIST loads from Debian's package through the catalogue", "[c
     CHECK(splits.train.class_names[9] == "Ankle boot");
     CHECK(splits.train.name == "Fashion-MNIST train");
     CHECK(splits.test.name == "Fashion-MNIST test");
+}
+
+TEST_CASE("a CIFAR-format dataset is downloaded, verified, unpacked and read by name", "[catalogue][download]") {
+    test::TempDir server("catalogue-server"), root("catalogue-pipeline");
+    const std::vector<char> train = cifar_records({3, 9, 0}, 10), test_split = cifar_records({7, 1}, 20);
+    test::write_tar_gz(server.path() / "small-cifar.tar.gz",
+                       {{"small/data_batch_1.bin", train}, {"small/test_batch.bin", test_split}});
+    datasets::CatalogueEntry entry = small_entry(datasets::DatasetFormat::cifar10);
+    entry.train_count = 3;
+    entry.test_count = 2;
+    entry.data_files = {"small/data_batch_1.bin", "small/test_batch.bin"};
+    const std::filesystem::path archive = server.path() / "small-cifar.tar.gz";
+    entry.downloads = {{"small-cifar.tar.gz", "file://" + archive.generic_string(), std::filesystem::file_size(archive),
+                        datasets::sha256_of_file(archive)}};
+    test::ScopedEnvironment no_mirror("BACKPROP_DATASET_MIRROR", std::nullopt);
+
+    std::uint64_t last_received = 0;
+    datasets::download_dataset(entry, root.path(), [&](const datasets::DownloadProgress& progress) {
+        last_received = progress.received;
+        return true;
+    });
+    CHECK(last_received == entry.downloads[0].size);
+    CHECK(datasets::local_state(entry, root.path()).availability == Availability::ready);
+
+    const auto check_splits = [&](const datasets::DatasetSplits& splits) {
+        REQUIRE(splits.train.size() == 3);
+        REQUIRE(splits.test.size() == 2);
+        CHECK(splits.train.labels == std::vector<std::int32_t>{3, 9, 0});
+        CHECK(splits.test.labels == std::vector<std::int32_t>{7, 1});
+        CHECK(splits.train.class_names[9] == "truck");
+        // Blue plane, last pixel, of the second training image; first pixel of the second test image.
+        CHECK(splits.train.image(1)[3071] == pixel(train, 1, 3071));
+        CHECK(splits.test.image(1)[0] == pixel(test_split, 1, 0));
+    };
+    check_splits(datasets::load_dataset(entry, root.path()));
+
+    // Unpacked files removed: loading unpacks the (verified) archive again.
+    std::filesystem::remove_all(root.path() / "small" / "small");
+    CHECK(datasets::local_state(entry, root.path()).availability == Availability::needs_unpacking);
+    check_splits(datasets::load_dataset(entry, root.path()));
+
+    // A catalogue that expects more images than the files hold says so.
+    entry.train_count = 50000;
+    REQUIRE_THROWS_WITH(datasets::load_dataset(entry, root.path()),
+                        (root.path() / "small" / "small" / "data_batch_1.bin").string() +
+                            ": holds 3 images; CIFAR-10's training set has 50000");
 }

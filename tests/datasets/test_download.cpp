@@ -5,29 +5,16 @@
 #include <vector>
 
 #include "datasets/download.h"
+#include "sample_files.h"
 #include "support/temp_dir.h"
 
 using namespace bps;
+using test::random_bytes;
+using test::read_all;
+using test::write_all;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<char> read_all(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_all(const fs::path& file, const std::vector<char>& bytes) {
-    std::ofstream(file, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-std::vector<char> random_bytes(std::size_t count, unsigned seed) {
-    std::mt19937 generator(seed);
-    std::uniform_int_distribution<int> byte(1, 255);
-    std::vector<char> bytes(count);
-    for (char& b : bytes) b = static_cast<char>(byte(generator));
-    return bytes;
-}
 
 std::string file_url(const fs::path& file) {
     return "file://" + fs::absolute(file).generic_string();
