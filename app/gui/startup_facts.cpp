@@ -2,6 +2,8 @@
 
 #include "cl/device.h"
 #include "cl/error.h"
+#include "datasets/catalogue.h"
+#include "datasets/data_location.h"
 #include "datasets/fashion_mnist_location.h"
 
 namespace bps::app {
@@ -29,6 +31,8 @@ StartupFacts gather_startup_facts(std::string& warning) {
         facts.dataset_status = "Fashion-MNIST: " + dir->string();
     else
         facts.dataset_status = datasets::fashion_mnist_missing_help();
+    facts.dataset_catalogue = datasets::catalogue();
+    facts.data_root = datasets::user_data_root();
     return facts;
 }
 
