@@ -206,7 +206,13 @@ std::string offline_help(const CatalogueEntry& entry, const fs::path& user_root)
         text += entry.install_hint;
         text += "'";
     }
-    text += ". Without a network connection, fetch these files elsewhere and put them into ";
+    text += ". ";
+    text += manual_download_help(entry, user_root);
+    return text;
+}
+
+std::string manual_download_help(const CatalogueEntry& entry, const fs::path& user_root) {
+    std::string text = "Without a network connection, fetch these files elsewhere and put them into ";
     text += user_dataset_dir(entry, user_root).string();
     text += ":";
     for (const RemoteFile& file : entry.downloads) {
@@ -233,7 +239,15 @@ void download_dataset(const CatalogueEntry& entry, const fs::path& user_root, co
     const fs::path folder = user_dataset_dir(entry, user_root);
     for (RemoteFile file : entry.downloads) {
         file.url = download_url(file);
-        download_file(file, folder, progress);
+        try {
+            download_file(file, folder, progress);
+        } catch (const DownloadError& error) {
+            // Offline or blocked: the learner can still fetch the files some other way.
+            std::string message = error.what();
+            message += "\n";
+            message += manual_download_help(entry, user_root);
+            throw DownloadError(message);
+        }
     }
     if (entry.format != DatasetFormat::idx && !has_all(folder, entry.data_files))
         for (const RemoteFile& file : entry.downloads) extract_archive(folder / file.name, folder);

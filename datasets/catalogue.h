@@ -62,6 +62,11 @@ LocalState local_state(const CatalogueEntry& entry, const std::filesystem::path&
 // sizes and the folder to put them in, the download command and any package that has it.
 std::string offline_help(const CatalogueEntry& entry, const std::filesystem::path& user_root);
 
+// The second half of offline_help: "Without a network connection, fetch these files elsewhere
+// and put them into FOLDER:" and one line per file with its exact size and URL. A failed
+// download_dataset ends its message with it.
+std::string manual_download_help(const CatalogueEntry& entry, const std::filesystem::path& user_root);
+
 // The URL a file is fetched from: BACKPROP_DATASET_MIRROR + "/" + name when that variable is
 // set (a classroom mirror, or a folder as file:///...), otherwise the catalogue's.
 std::string download_url(const RemoteFile& file);

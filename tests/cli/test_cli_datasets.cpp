@@ -104,4 +104,8 @@ TEST_CASE("a download whose files do not match the catalogue is refused and leav
     CHECK(absent.exit_code == 1);
     CHECK_THAT(absent.output, Catch::Contains("could not download file://" + mirror.path().generic_string() +
                                               "/train-images-idx3-ubyte.gz"));
+    CHECK_THAT(absent.output,
+               Catch::Contains("\nWithout a network connection, fetch these files elsewhere and put them "
+                               "into " +
+                               (data.path() / "mnist").string() + ":\n"));
 }
