@@ -15,12 +15,14 @@ std::string ImageShape::to_string() const {
 }
 
 std::span<const float> Dataset::image(std::size_t index) const {
-    if (index >= size()) throw std::out_of_range("sample " + std::to_string(index) + " is past the end of '" + name + "'");
+    if (index >= size())
+        throw std::out_of_range("sample " + std::to_string(index) + " is past the end of '" + name + "'");
     return std::span<const float>(images).subspan(index * shape.per_sample(), shape.per_sample());
 }
 
 std::span<float> Dataset::image(std::size_t index) {
-    if (index >= size()) throw std::out_of_range("sample " + std::to_string(index) + " is past the end of '" + name + "'");
+    if (index >= size())
+        throw std::out_of_range("sample " + std::to_string(index) + " is past the end of '" + name + "'");
     return std::span<float>(images).subspan(index * shape.per_sample(), shape.per_sample());
 }
 

@@ -23,7 +23,7 @@ struct ImageShape {
 };
 
 struct Dataset {
-    std::string name;                      // "Fashion-MNIST train", "my-photos"
+    std::string name;  // "Fashion-MNIST train", "my-photos"
     ImageShape shape;
     std::vector<float> images;             // size() * shape.per_sample(), NCHW, [0,1] unless normalised
     std::vector<std::int32_t> labels;      // one per image, in [0, class_count())

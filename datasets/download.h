@@ -11,16 +11,16 @@
 namespace bps::datasets {
 
 struct RemoteFile {
-    std::string name;     // file name in the dataset's folder, "train-images-idx3-ubyte.gz"
+    std::string name;  // file name in the dataset's folder, "train-images-idx3-ubyte.gz"
     std::string url;
     std::uint64_t size = 0;
-    std::string sha256;   // lowercase hex
+    std::string sha256;  // lowercase hex
 };
 
 struct DownloadProgress {
-    std::string file;             // RemoteFile::name
-    std::uint64_t received = 0;   // bytes on disk so far, resumed bytes included
-    std::uint64_t total = 0;      // RemoteFile::size
+    std::string file;            // RemoteFile::name
+    std::uint64_t received = 0;  // bytes on disk so far, resumed bytes included
+    std::uint64_t total = 0;     // RemoteFile::size
 };
 
 // Called often (at most every few milliseconds is fine); return false to cancel.

@@ -33,7 +33,7 @@ std::vector<std::size_t> epoch_order(std::span<const std::size_t> indices, std::
                                      bool shuffle = true);
 
 struct Augmentation {
-    bool random_crop = false;   // pad by `crop_padding` with zeros, crop back at a random offset
+    bool random_crop = false;  // pad by `crop_padding` with zeros, crop back at a random offset
     int crop_padding = 4;
     bool horizontal_flip = false;  // mirror left-right with probability 1/2
     bool any() const { return random_crop || horizontal_flip; }
@@ -51,7 +51,7 @@ struct Batch {
 };
 
 // Walks `order` in batches of `batch_size`; the last batch holds the rest (never empty).
-// Augmentation draws from a generator seeded with (seed, first index of the batch position),
+// Augmentation draws from a generator seeded with (seed, batch number),
 // so a batch is the same whenever it is rebuilt.
 class BatchIterator {
 public:

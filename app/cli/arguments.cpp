@@ -1,6 +1,7 @@
 #include "cli/arguments.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace bps::cli {
 
@@ -33,6 +34,20 @@ std::optional<std::string> Arguments::take_word() {
     std::string word = words_.front();
     words_.erase(words_.begin());
     return word;
+}
+
+int parse_whole_number(const std::string& text, const std::string& name, int minimum) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error == std::errc() && end == text.data() + text.size() && value >= minimum) return value;
+    if (minimum == 1) throw UsageError(name + " needs a positive whole number, not '" + text + "'");
+    throw UsageError(name + " needs a whole number of at least " + std::to_string(minimum) + ", not '" + text + "'");
+}
+
+std::optional<int> Arguments::take_whole_number(const std::string& name, int minimum) {
+    const std::optional<std::string> text = take_option(name);
+    if (!text) return std::nullopt;
+    return parse_whole_number(*text, name, minimum);
 }
 
 void Arguments::expect_nothing_left() const {

@@ -13,6 +13,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// `text` as a whole number >= minimum; UsageError "NAME needs a positive whole number, not 'x'"
+// (or "a whole number of at least N").
+int parse_whole_number(const std::string& text, const std::string& name, int minimum = 1);
+
 class Arguments {
 public:
     explicit Arguments(std::vector<std::string> words) : words_(std::move(words)) {}
@@ -23,6 +27,8 @@ public:
     std::optional<std::string> take_option(const std::string& name);
     // Removes and returns the first remaining word, if any.
     std::optional<std::string> take_word();
+    // Removes "--name N" and returns N, a whole number >= minimum (UsageError otherwise).
+    std::optional<int> take_whole_number(const std::string& name, int minimum = 1);
     // Throws UsageError naming the first word nobody took.
     void expect_nothing_left() const;
 

@@ -1,6 +1,5 @@
 // backprop bench: the time of one training step of a reference network on random data.
 #include <algorithm>
-#include <charconv>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -31,23 +30,12 @@ const char* const bench_help =
     "            after each layer, so the parts add up to more than a normal step)\n"
     "  --json    one JSON object instead of the table\n";
 
-namespace {
-int positive_option(Arguments& arguments, const std::string& name, int fallback) {
-    const std::optional<std::string> text = arguments.take_option(name);
-    if (!text) return fallback;
-    int value = 0;
-    const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
-    if (error != std::errc() || end != text->data() + text->size() || value < 1)
-        throw UsageError(name + " needs a positive whole number, not '" + *text + "'");
-    return value;
-}
-}  // namespace
 
 int run_bench(Arguments& arguments) {
     const std::string net = arguments.take_option("--net").value_or("cnn");
     bench::StepTimingOptions options;
-    options.batch_size = positive_option(arguments, "--batch", 64);
-    options.timed_steps = positive_option(arguments, "--steps", 10);
+    options.batch_size = arguments.take_whole_number("--batch").value_or(64);
+    options.timed_steps = arguments.take_whole_number("--steps").value_or(10);
     const std::string request = cl::device_request(arguments.take_option("--device"));
     const bool as_json = arguments.take_flag("--json");
     options.per_layer = arguments.take_flag("--layers");

@@ -9,13 +9,16 @@ constexpr int exit_ok = 0;
 constexpr int exit_failure = 1;
 constexpr int exit_usage = 2;
 constexpr int exit_no_opencl = 3;
+constexpr int exit_interrupted = 130;  // stopped with Ctrl-C, as shells report SIGINT
 
 int run_devices(Arguments& arguments);
 int run_cache(Arguments& arguments);
 int run_bench(Arguments& arguments);
+int run_datasets(Arguments& arguments);
 
 extern const char* const devices_help;
 extern const char* const cache_help;
 extern const char* const bench_help;
+extern const char* const datasets_help;
 
 }  // namespace bps::cli

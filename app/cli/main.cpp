@@ -19,6 +19,7 @@ const char* const main_help =
     "  devices   list the OpenCL devices and mark the one training uses\n"
     "  cache     show, fill or clear the compiled-kernel cache\n"
     "  bench     time the training step of a reference network\n"
+    "  datasets  list, download and look into datasets\n"
     "\n"
     "Run 'backprop COMMAND --help' for a command's options.\n"
     "Environment: BACKPROP_DEVICE picks a device like --device; BACKPROP_CACHE_DIR moves the cache.\n";
@@ -33,6 +34,7 @@ const Command commands[] = {
     {"devices", bps::cli::run_devices, bps::cli::devices_help},
     {"cache", bps::cli::run_cache, bps::cli::cache_help},
     {"bench", bps::cli::run_bench, bps::cli::bench_help},
+    {"datasets", bps::cli::run_datasets, bps::cli::datasets_help},
 };
 
 }  // namespace

@@ -2,6 +2,9 @@
 #include <QApplication>
 
 #include "cl/cache_location.h"
+#include "datasets/dataset_list_model.h"
+#include "datasets/dataset_panel.h"
+#include "gui/dataset_download.h"
 #include "gui/startup_facts.h"
 #include "gui/startup_warning.h"
 #include "main_window/main_window.h"
@@ -14,6 +17,16 @@ int main(int argc, char** argv) {
 
     std::string warning;
     bps::ui::MainWindow window(bps::app::gather_startup_facts(warning));
+    // The panel asks; downloading, with its dialogs, happens here.
+    bps::ui::DatasetPanel* dataset_panel = window.dataset_panel();
+    QObject::connect(dataset_panel, &bps::ui::DatasetPanel::downloadRequested, &window,
+                     [&window, dataset_panel](int row) {
+                         const bps::datasets::CatalogueEntry entry = dataset_panel->model()->entry(row);
+                         const bps::app::DownloadOutcome outcome =
+                             bps::app::run_download_dialog(&window, entry, dataset_panel->model()->user_root());
+                         dataset_panel->refresh();
+                         bps::app::show_download_outcome(&window, entry, outcome);
+                     });
     window.show();
     if (!warning.empty()) bps::app::show_startup_warning(&window, warning);
     return QApplication::exec();

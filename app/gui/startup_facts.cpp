@@ -2,7 +2,8 @@
 
 #include "cl/device.h"
 #include "cl/error.h"
-#include "datasets/fashion_mnist_location.h"
+#include "datasets/catalogue.h"
+#include "datasets/data_location.h"
 
 namespace bps::app {
 
@@ -25,12 +26,17 @@ StartupFacts gather_startup_facts(std::string& warning) {
         }
     }
     if (!facts.device_problem.empty()) warning = facts.device_problem;
-    if (auto dir = datasets::find_fashion_mnist())
-        facts.dataset_status = "Fashion-MNIST: " + dir->string();
+    facts.dataset_catalogue = datasets::catalogue();
+    facts.data_root = datasets::user_data_root();
+    // The default dataset: from Debian's package or the user's data folder.
+    const datasets::CatalogueEntry& fashion = datasets::catalogue_entry("fashion-mnist");
+    const datasets::LocalState state = datasets::local_state(fashion, facts.data_root);
+    if (state.availability == datasets::Availability::ready)
+        facts.dataset_status = "Fashion-MNIST: " + state.folder.string();
     else
-        facts.dataset_status = datasets::fashion_mnist_missing_help();
+        facts.dataset_status = "Fashion-MNIST is not on this computer: download it on the Datasets tab, or " +
+                               fashion.install_hint;
     return facts;
 }
-
 
 }  // namespace bps::app

@@ -4,6 +4,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include "datasets/dataset_panel.h"
 #include "devices/device_panel.h"
 
 namespace bps::ui {
@@ -11,11 +12,13 @@ namespace bps::ui {
 MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
     : QMainWindow(parent),
       panels_(new QTabWidget(this)),
-      device_panel_(new DevicePanel(std::move(facts.devices), facts.default_device, facts.device_problem, panels_)) {
+      device_panel_(new DevicePanel(std::move(facts.devices), facts.default_device, facts.device_problem, panels_)),
+      dataset_panel_(new DatasetPanel(std::move(facts.dataset_catalogue), std::move(facts.data_root), panels_)) {
     setWindowTitle(tr("Backprop Studio"));
     setObjectName("mainWindow");
     panels_->setObjectName("panels");
     panels_->addTab(device_panel_, tr("Devices"));
+    panels_->addTab(dataset_panel_, tr("Datasets"));
     setCentralWidget(panels_);
     auto* dataset = new QLabel(QString::fromStdString(facts.dataset_status), this);
     dataset->setObjectName("datasetStatus");

@@ -1,0 +1,16 @@
+#pragma once
+// Writes small PNG and JPEG files for the image-folder tests, with stb_image_write compiled
+// privately into the tests (the datasets library does not expose stb).
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+namespace bps::test {
+
+// `pixels` are height x width x channels, interleaved (channels 1 to 4). Fails the test on error.
+void write_test_png(const std::filesystem::path& file, int width, int height, int channels,
+                    const std::vector<std::uint8_t>& pixels);
+void write_test_jpg(const std::filesystem::path& file, int width, int height, int channels,
+                    const std::vector<std::uint8_t>& pixels, int quality = 95);
+
+}  // namespace bps::test

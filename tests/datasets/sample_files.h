@@ -1,0 +1,21 @@
+#pragma once
+// Files the dataset tests write as inputs and read back as results.
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bps::test {
+
+std::vector<char> read_all(const std::filesystem::path& file);
+void write_all(const std::filesystem::path& file, const std::vector<char>& bytes);
+// Bytes in 1..255 (never zero, so a zero-filled result cannot pass), fixed by `seed`.
+std::vector<char> random_bytes(std::size_t count, unsigned seed);
+
+// (path inside the archive, content)
+using ArchiveEntries = std::vector<std::pair<std::string, std::vector<char>>>;
+// A .tar.gz written with libarchive's writer, independent of the reader under test.
+void write_tar_gz(const std::filesystem::path& file, const ArchiveEntries& entries);
+
+}  // namespace bps::test

@@ -1,0 +1,284 @@
+#include <zlib.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "datasets/file_bytes.h"
+#include "datasets/idx_reader.h"
+#include "support/temp_dir.h"
+
+using namespace bps;
+using Bytes = std::vector<std::uint8_t>;
+
+namespace {
+
+void write_file(const std::filesystem::path& file, const Bytes& bytes) {
+    std::ofstream out(file, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    REQUIRE(out.good());
+}
+
+// A gzip member (header, deflate data, CRC and size) made by zlib itself.
+Bytes gzip(const Bytes& plain) {
+    z_stream stream{};
+    REQUIRE(deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    Bytes out(deflateBound(&stream, static_cast<uLong>(plain.size())) + 32);
+    stream.next_in = const_cast<Bytef*>(plain.data());
+    stream.avail_in = static_cast<uInt>(plain.size());
+    stream.next_out = out.data();
+    stream.avail_out = static_cast<uInt>(out.size());
+    const int result = deflate(&stream, Z_FINISH);
+    deflateEnd(&stream);
+    REQUIRE(result == Z_STREAM_END);
+    out.resize(stream.total_out);
+    return out;
+}
+
+void append_u32(Bytes& bytes, std::uint32_t value) {
+    for (int shift = 24; shift >= 0; shift -= 8) bytes.push_back(static_cast<std::uint8_t>(value >> shift));
+}
+
+Bytes idx_header(std::uint8_t type, const std::vector<std::uint32_t>& dimensions) {
+    Bytes bytes{0, 0, type, static_cast<std::uint8_t>(dimensions.size())};
+    for (std::uint32_t d : dimensions) append_u32(bytes, d);
+    return bytes;
+}
+
+// Pixels 1..255, never 0, so a value that was not read shows up as a mismatch.
+Bytes random_pixels(std::size_t count, unsigned seed) {
+    std::mt19937 random(seed);
+    std::uniform_int_distribution<int> value(1, 255);
+    Bytes pixels(count);
+    for (auto& p : pixels) p = static_cast<std::uint8_t>(value(random));
+    return pixels;
+}
+
+Bytes idx_images(std::uint32_t count, std::uint32_t height, std::uint32_t width, const Bytes& pixels) {
+    Bytes bytes = idx_header(0x08, {count, height, width});
+    bytes.insert(bytes.end(), pixels.begin(), pixels.end());
+    return bytes;
+}
+
+Bytes idx_labels(const Bytes& labels) {
+    Bytes bytes = idx_header(0x08, {static_cast<std::uint32_t>(labels.size())});
+    bytes.insert(bytes.end(), labels.begin(), labels.end());
+    return bytes;
+}
+
+std::string message(const std::filesystem::path& file, const std::string& problem) {
+    std::string text = file.string();
+    text += ": ";
+    text += problem;
+    return text;
+}
+
+std::vector<std::string> ten_classes() {
+    return {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+}
+
+}  // namespace
+
+TEST_CASE("IDX images and labels, plain and gzip, read back value / 255 at every pixel", "[idx]") {
+    test::TempDir dir("idx-roundtrip");
+    const std::uint32_t count = 5, height = 3, width = 4;
+    const Bytes pixels = random_pixels(count * height * width, 7);
+    const Bytes labels{3, 9, 1, 4, 1};
+    const bool gzipped = GENERATE(false, true);
+    const auto images_file = dir.path() / (gzipped ? "images.gz" : "images");
+    const auto labels_file = dir.path() / (gzipped ? "labels.gz" : "labels");
+    write_file(images_file,
+               gzipped ? gzip(idx_images(count, height, width, pixels)) : idx_images(count, height, width, pixels));
+    write_file(labels_file, gzipped ? gzip(idx_labels(labels)) : idx_labels(labels));
+
+    const datasets::IdxImages raw = datasets::read_idx_images(images_file);
+    CHECK(raw.count == count);
+    CHECK(raw.height == 3);
+    CHECK(raw.width == 4);
+    CHECK(raw.pixels == pixels);
+    CHECK(datasets::read_idx_labels(labels_file) == labels);
+
+    const datasets::Dataset dataset = datasets::read_idx_dataset(images_file, labels_file, ten_classes(), "tiny");
+    CHECK(dataset.name == "tiny");
+    CHECK(dataset.shape == datasets::ImageShape{1, 3, 4});
+    CHECK(dataset.class_names == ten_classes());
+    REQUIRE(dataset.size() == count);
+    REQUIRE(dataset.images.size() == pixels.size());
+    for (std::size_t i = 0; i < pixels.size(); ++i) {
+        INFO("pixel " << i);
+        REQUIRE(dataset.images[i] == static_cast<float>(pixels[i]) / 255.0f);
+    }
+    for (std::size_t i = 0; i < labels.size(); ++i) CHECK(dataset.labels[i] == labels[i]);
+}
+
+TEST_CASE("read_file_bytes inflates gzip by its magic bytes, joins members and refuses more than the limit", "[idx]") {
+    test::TempDir dir("file-bytes");
+    const Bytes first = random_pixels(100'000, 1), second = random_pixels(777, 2);
+    Bytes joined = gzip(first);
+    const Bytes second_gz = gzip(second);
+    joined.insert(joined.end(), second_gz.begin(), second_gz.end());
+    write_file(dir.path() / "two-members.bin", joined);  // gzip whatever the name
+    Bytes expected = first;
+    expected.insert(expected.end(), second.begin(), second.end());
+    CHECK(datasets::read_file_bytes(dir.path() / "two-members.bin") == expected);
+
+    write_file(dir.path() / "plain.gz", first);  // not gzip whatever the name
+    CHECK(datasets::read_file_bytes(dir.path() / "plain.gz") == first);
+    CHECK(datasets::read_file_bytes(dir.path() / "plain.gz", first.size()) == first);
+
+    write_file(dir.path() / "empty", {});
+    CHECK(datasets::read_file_bytes(dir.path() / "empty").empty());
+
+    REQUIRE_THROWS_WITH(datasets::read_file_bytes(dir.path() / "two-members.bin", 100'000),
+                        message(dir.path() / "two-members.bin", "is larger than 100000 bytes after decompressing"));
+    REQUIRE_THROWS_WITH(datasets::read_file_bytes(dir.path() / "plain.gz", 99'999),
+                        message(dir.path() / "plain.gz", "is larger than 99999 bytes"));
+    REQUIRE_THROWS_WITH(datasets::read_file_bytes(dir.path()), message(dir.path(), "is a folder, not a file"));
+}
+
+TEST_CASE("Missing, damaged and truncated files are refused naming the file", "[idx]") {
+    test::TempDir dir("idx-damaged");
+    const auto missing = dir.path() / "train-images-idx3-ubyte.gz";
+    REQUIRE_THROWS_WITH(datasets::read_idx_images(missing), message(missing, "does not exist"));
+    REQUIRE_THROWS_AS(datasets::read_idx_images(missing), datasets::DatasetError);
+
+    // A valid gzip header followed by bytes that are not deflate data.
+    const auto damaged = dir.path() / "damaged.gz";
+    write_file(damaged, {0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff});
+    REQUIRE_THROWS_WITH(datasets::read_idx_images(damaged),
+                        message(damaged, "is a damaged gzip file (invalid block type)"));
+
+    const Bytes pixels = random_pixels(10 * 28 * 28, 3);
+    const Bytes whole = gzip(idx_images(10, 28, 28, pixels));
+    const auto truncated_gz = dir.path() / "truncated.gz";
+    write_file(truncated_gz, Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() / 2)));
+    REQUIRE_THROWS_WITH(datasets::read_idx_images(truncated_gz),
+                        message(truncated_gz, "the gzip data ends early (the file is truncated)"));
+    // Only the 8-byte CRC and size trailer missing: still truncated.
+    write_file(truncated_gz, Bytes(whole.begin(), whole.end() - 8));
+    REQUIRE_THROWS_WITH(datasets::read_idx_images(truncated_gz),
+                        message(truncated_gz, "the gzip data ends early (the file is truncated)"));
+}
+
+TEST_CASE("IDX headers that are wrong are refused with what is wrong", "[idx]") {
+    test::TempDir dir("idx-header");
+    const auto file = dir.path() / "images";
+    auto images_problem = [&](const Bytes& bytes) {
+        write_file(file, bytes);
+        try {
+            datasets::read_idx_images(file);
+        } catch (const datasets::DatasetError& error) {
+            CHECK(error.file() == file);
+            return std::string(error.what());
+        }
+        return std::string("no error");
+    };
+    const Bytes pixels = random_pixels(2 * 3 * 3, 4);
+
+    CHECK(images_problem({0, 0, 8}) ==
+          message(file, "is too short for an IDX header (it holds 3 bytes; the header needs 4)"));
+    CHECK(images_problem({0, 0, 8, 3, 0, 0, 0, 2, 0, 0}) ==
+          message(file, "is too short for an IDX header (it holds 10 bytes; the header needs 16)"));
+    Bytes magic = idx_images(2, 3, 3, pixels);
+    magic[0] = 0x12;
+    magic[1] = 0x34;
+    CHECK(images_problem(magic) == message(file, "not an IDX file (magic bytes 12 34, expected 00 00)"));
+    Bytes type = idx_images(2, 3, 3, pixels);
+    type[2] = 0x0D;
+    CHECK(images_problem(type) == message(file, "IDX type code 0x0D is not supported (only 0x08, unsigned bytes)"));
+    CHECK(images_problem(idx_labels({1, 2})) == message(file, "has 1 dimension; images need 3 (count, height, width)"));
+    Bytes four = idx_header(0x08, {2, 3, 3, 1});
+    four.insert(four.end(), pixels.begin(), pixels.end());
+    CHECK(images_problem(four) == message(file, "has 4 dimensions; images need 3 (count, height, width)"));
+    CHECK(images_problem(idx_header(0x08, {4294967295u, 4294967295u, 4294967295u})) ==
+          message(file, "header dimensions 4294967295 x 4294967295 x 4294967295 overflow"));
+    CHECK(images_problem(idx_header(0x08, {4294967295u, 65535, 65535})) ==
+          message(file, "header dimensions 4294967295 x 65535 x 65535 overflow"));
+    // No images at all, but the plane alone is past 2^63 bytes.
+    CHECK(images_problem(idx_header(0x08, {0, 4294967295u, 4294967295u})) ==
+          message(file, "header dimensions 0 x 4294967295 x 4294967295 overflow"));
+    CHECK(images_problem(idx_images(2, 0, 3, {})) ==
+          message(file, "has images of 0 x 3 pixels; each side must be between 1 and 65535"));
+    CHECK(images_problem(idx_images(2, 3, 0, {})) ==
+          message(file, "has images of 3 x 0 pixels; each side must be between 1 and 65535"));
+    CHECK(images_problem(idx_images(1, 1, 70000, {})) ==
+          message(file, "has images of 1 x 70000 pixels; each side must be between 1 and 65535"));
+    CHECK(images_problem(idx_images(60000, 28, 28, random_pixels(1000, 5))) ==
+          message(file, "header promises 47040000 bytes of data but the file holds 1000"));
+    Bytes trailing = idx_images(2, 3, 3, pixels);
+    trailing.insert(trailing.end(), 16, 0x5a);
+    CHECK(images_problem(trailing) == message(file, "has 16 bytes after the data the header describes"));
+    CHECK(images_problem(gzip(trailing)) == message(file, "has 16 bytes after the data the header describes"));
+
+    const auto labels = dir.path() / "labels";
+    write_file(labels, idx_images(2, 3, 3, pixels));
+    REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels), message(labels, "has 3 dimensions; labels need 1 (count)"));
+    Bytes short_labels = idx_header(0x08, {5});
+    short_labels.insert(short_labels.end(), {1, 2, 3});
+    write_file(labels, short_labels);
+    REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels),
+                        message(labels, "header promises 5 bytes of data but the file holds 3"));
+    Bytes long_labels = idx_labels({1, 2, 3});
+    long_labels.push_back(4);
+    write_file(labels, long_labels);
+    REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels),
+                        message(labels, "has 1 byte after the data the header describes"));
+}
+
+TEST_CASE("An IDX pair is refused when the counts differ or a label is past the classes", "[idx]") {
+    test::TempDir dir("idx-pair");
+    const auto images = dir.path() / "train-images-idx3-ubyte.gz";
+    const auto labels = dir.path() / "train-labels-idx1-ubyte.gz";
+    write_file(images, gzip(idx_images(8, 2, 2, random_pixels(8 * 4, 6))));
+
+    write_file(labels, gzip(idx_labels({1, 2, 3, 4, 5, 6, 7})));
+    REQUIRE_THROWS_WITH(datasets::read_idx_dataset(images, labels, ten_classes(), "pair"),
+                        message(labels, "has 7 labels but 'train-images-idx3-ubyte.gz' has 8 images"));
+
+    write_file(labels, gzip(idx_labels({1, 2, 3, 4, 5, 6, 7, 12})));
+    REQUIRE_THROWS_WITH(datasets::read_idx_dataset(images, labels, ten_classes(), "pair"),
+                        message(labels, "label 12 at index 7 is outside the 10 classes"));
+    // 9 is a valid label among 10 classes, but not among 9.
+    write_file(labels, gzip(idx_labels({1, 2, 3, 9, 5, 6, 7, 8})));
+    REQUIRE_NOTHROW(datasets::read_idx_dataset(images, labels, ten_classes(), "pair"));
+    std::vector<std::string> nine = ten_classes();
+    nine.pop_back();
+    REQUIRE_THROWS_WITH(datasets::read_idx_dataset(images, labels, nine, "pair"),
+                        message(labels, "label 9 at index 3 is outside the 9 classes"));
+}
+
+TEST_CASE("Fashion-MNIST from Debian's package reads with its known counts and mean", "[real]") {
+    const std::filesystem::path folder = "/usr/share/datasets/fashion-mnist";
+    if (!std::filesystem::exists(folder / "train-images-idx3-ubyte.gz")) {
+        WARN("dataset-fashion-mnist is not installed; nothing to check");
+        return;
+    }
+    const std::vector<std::string> classes{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                                           "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+    const datasets::Dataset train = datasets::read_idx_dataset(
+        folder / "train-images-idx3-ubyte.gz", folder / "train-labels-idx1-ubyte.gz", classes, "Fashion-MNIST train");
+    const datasets::Dataset test = datasets::read_idx_dataset(
+        folder / "t10k-images-idx3-ubyte.gz", folder / "t10k-labels-idx1-ubyte.gz", classes, "Fashion-MNIST test");
+
+    REQUIRE(train.size() == 60000);
+    REQUIRE(test.size() == 10000);
+    CHECK(train.shape == datasets::ImageShape{1, 28, 28});
+    CHECK(test.shape == datasets::ImageShape{1, 28, 28});
+    CHECK(train.labels[0] == 9);
+    CHECK(train.class_histogram() == std::vector<std::size_t>(10, 6000));
+    CHECK(test.class_histogram() == std::vector<std::size_t>(10, 1000));
+
+    double sum = 0;
+    bool in_range = true;
+    for (float p : train.images) {
+        sum += p;
+        in_range = in_range && p >= 0.0f && p <= 1.0f;
+    }
+    for (float p : test.images) in_range = in_range && p >= 0.0f && p <= 1.0f;
+    CHECK(in_range);
+    CHECK(sum / static_cast<double>(train.images.size()) == Approx(0.2860).margin(0.001));
+}
