@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
+#include "support/image_writer.h"
 #include "support/process.h"
 #include "support/temp_dir.h"
 
@@ -108,4 +109,29 @@ TEST_CASE("a download whose files do not match the catalogue is refused and leav
                Catch::Contains("\nWithout a network connection, fetch these files elsewhere and put them "
                                "into " +
                                (data.path() / "mnist").string() + ":\n"));
+}
+
+TEST_CASE("datasets show reads an image folder and lists the files it skipped", "[cli][datasets]") {
+    TempDir folder("cli-datasets-folder");
+    const auto gray = [](std::uint8_t level) { return std::vector<std::uint8_t>(6 * 4, level); };
+    for (const char* name : {"cats", "dogs"}) std::filesystem::create_directories(folder.path() / name);
+    write_test_png(folder.path() / "cats" / "a.png", 6, 4, 1, gray(200));
+    write_test_png(folder.path() / "cats" / "b.png", 6, 4, 1, gray(90));
+    write_test_png(folder.path() / "dogs" / "c.png", 6, 4, 1, gray(30));
+    std::ofstream(folder.path() / "dogs" / "broken.png") << "not a picture";
+
+    const ProcessResult result = run_command(backprop("datasets show \"" + folder.path().string() + "\" --size 4x6"));
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("skipped 1 file that could not be read:\n  " +
+                                              (folder.path() / "dogs" / "broken.png").string() + ": "));
+    CHECK_THAT(result.output, Catch::Contains(": 3 images of 1x4x6\n  0  cats: 2\n  1  dogs: 1\n"));
+
+    const ProcessResult sample =
+        run_command(backprop("datasets show \"" + folder.path().string() + "\" --size 4x6 --sample 2"));
+    REQUIRE(sample.exit_code == 0);
+    CHECK_THAT(sample.output, Catch::Contains("image 2: label 1 (dogs)\n"));
+
+    const ProcessResult wrong = run_command(backprop("datasets show \"" + folder.path().string() + "\" --channels 2"));
+    CHECK(wrong.exit_code == 1);
+    CHECK_THAT(wrong.output, Catch::Contains("channels must be 1 (grayscale) or 3 (RGB), not 2"));
 }

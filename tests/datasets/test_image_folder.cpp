@@ -5,7 +5,7 @@
 #include <random>
 
 #include "datasets/image_folder.h"
-#include "image_writer.h"
+#include "support/image_writer.h"
 #include "support/temp_dir.h"
 
 using namespace bps;
