@@ -48,23 +48,9 @@ std::vector<std::size_t> Dataset::class_histogram() const {
     return counts;
 }
 
-Dataset Dataset::subset(std::span<const std::size_t> indices, std::string subset_name) const {
-    Dataset out;
-    out.name = std::move(subset_name);
-    out.shape = shape;
-    out.class_names = class_names;
-    out.mean = mean;
-    out.stddev = stddev;
-    out.images.reserve(indices.size() * shape.per_sample());
-    out.labels.reserve(indices.size());
-    for (std::size_t index : indices) {
-        const std::span<const float> source = image(index);
-        out.images.insert(out.images.end(), source.begin(), source.end());
-        out.labels.push_back(labels[index]);
-    }
-    return out;
-}
+namespace {
 
+// "FILE: problem", the form of every dataset error.
 std::string describe_problem(const std::filesystem::path& file, const std::string& problem) {
     std::string text = file.string();
     text += ": ";
@@ -72,7 +58,9 @@ std::string describe_problem(const std::filesystem::path& file, const std::strin
     return text;
 }
 
+}  // namespace
+
 DatasetError::DatasetError(const std::filesystem::path& file, const std::string& problem)
-    : std::runtime_error(describe_problem(file, problem)), file_(file), problem_(problem) {}
+    : std::runtime_error(describe_problem(file, problem)), file_(file) {}
 
 }  // namespace bps::datasets

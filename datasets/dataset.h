@@ -38,8 +38,6 @@ struct Dataset {
     std::vector<std::uint8_t> pixels(std::size_t index) const;
     // Images per class, index = label.
     std::vector<std::size_t> class_histogram() const;
-    // The subset at `indices`, in that order (a validation split, a browser page).
-    Dataset subset(std::span<const std::size_t> indices, std::string subset_name) const;
 
     // Per-channel mean and standard deviation applied to the images, if any (empty = raw [0,1]).
     std::vector<float> mean, stddev;
@@ -56,14 +54,9 @@ class DatasetError : public std::runtime_error {
 public:
     DatasetError(const std::filesystem::path& file, const std::string& problem);
     const std::filesystem::path& file() const { return file_; }
-    const std::string& problem() const { return problem_; }
 
 private:
     std::filesystem::path file_;
-    std::string problem_;
 };
-
-// Builds "FILE: problem" the same way everywhere.
-std::string describe_problem(const std::filesystem::path& file, const std::string& problem);
 
 }  // namespace bps::datasets

@@ -27,6 +27,13 @@ std::vector<char> random_bytes(std::size_t count, unsigned seed) {
     return bytes;
 }
 
+std::string error_text(const std::filesystem::path& file, const std::string& problem) {
+    std::string text = file.string();
+    text += ": ";
+    text += problem;
+    return text;
+}
+
 void write_tar_gz(const std::filesystem::path& file, const ArchiveEntries& entries) {
     archive* writer = archive_write_new();
     REQUIRE(archive_write_add_filter_gzip(writer) == ARCHIVE_OK);

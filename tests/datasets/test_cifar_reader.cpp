@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "datasets/cifar_reader.h"
+#include "sample_files.h"
 #include "support/temp_dir.h"
 
 using namespace bps;
@@ -51,13 +52,6 @@ std::vector<std::string> names(std::size_t count) {
     std::vector<std::string> out;
     for (std::size_t i = 0; i < count; ++i) out.push_back("class " + std::to_string(i));
     return out;
-}
-
-std::string message(const std::filesystem::path& file, const std::string& problem) {
-    std::string text = file.string();
-    text += ": ";
-    text += problem;
-    return text;
 }
 
 }  // namespace
@@ -135,27 +129,27 @@ TEST_CASE("Damaged CIFAR batches are refused naming the file", "[cifar]") {
     cut.pop_back();
     write_file(bad, cut);
     REQUIRE_THROWS_WITH(read10(bad),
-                        message(bad, "size 6145 bytes is not a multiple of the 3073-byte CIFAR-10 record"));
+                        test::error_text(bad, "size 6145 bytes is not a multiple of the 3073-byte CIFAR-10 record"));
     REQUIRE_THROWS_WITH(datasets::read_cifar_batches({bad}, datasets::CifarVariant::cifar100_fine, names(100), "x"),
-                        message(bad, "size 6145 bytes is not a multiple of the 3074-byte CIFAR-100 record"));
+                        test::error_text(bad, "size 6145 bytes is not a multiple of the 3074-byte CIFAR-100 record"));
 
     write_file(bad, {});
-    REQUIRE_THROWS_WITH(read10(bad), message(bad, "is empty"));
+    REQUIRE_THROWS_WITH(read10(bad), test::error_text(bad, "is empty"));
 
     std::vector<Record> records;
     for (std::uint8_t label : {0, 1, 2, 3, 4, 10, 5}) records.push_back(random_record({label}, random));
     write_file(bad, batch(records));
-    REQUIRE_THROWS_WITH(read10(bad), message(bad, "label 10 in record 5 is outside the 10 classes"));
+    REQUIRE_THROWS_WITH(read10(bad), test::error_text(bad, "label 10 in record 5 is outside the 10 classes"));
 
     // A fine label of 100 and a coarse label of 20 are each one past their range.
     write_file(bad, batch({random_record({3, 50}, random), random_record({20, 100}, random)}));
     REQUIRE_THROWS_WITH(datasets::read_cifar_batches({bad}, datasets::CifarVariant::cifar100_fine, names(100), "x"),
-                        message(bad, "label 100 in record 1 is outside the 100 classes"));
+                        test::error_text(bad, "label 100 in record 1 is outside the 100 classes"));
     REQUIRE_THROWS_WITH(datasets::read_cifar_batches({bad}, datasets::CifarVariant::cifar100_coarse, names(20), "x"),
-                        message(bad, "label 20 in record 1 is outside the 20 classes"));
+                        test::error_text(bad, "label 20 in record 1 is outside the 20 classes"));
 
     const auto missing = dir.path() / "data_batch_9.bin";
-    REQUIRE_THROWS_WITH(read10(missing), message(missing, "does not exist"));
+    REQUIRE_THROWS_WITH(read10(missing), test::error_text(missing, "does not exist"));
 }
 
 TEST_CASE("Class names files: one name a line, Windows line ends and blank lines ignored", "[cifar]") {
@@ -169,9 +163,11 @@ TEST_CASE("Class names files: one name a line, Windows line ends and blank lines
     CHECK(datasets::read_class_names_file(file, 3) == std::vector<std::string>{"sea creature", "ship", "truck"});
 
     write_text(file, "airplane\nautomobile\nbird\ncat\ndeer\ndog\nfrog\nhorse\nship\n\n");
-    REQUIRE_THROWS_WITH(datasets::read_class_names_file(file, 10), message(file, "holds 9 class names; expected 10"));
+    REQUIRE_THROWS_WITH(datasets::read_class_names_file(file, 10),
+                        test::error_text(file, "holds 9 class names; expected 10"));
     write_text(file, "only\n");
-    REQUIRE_THROWS_WITH(datasets::read_class_names_file(file, 2), message(file, "holds 1 class name; expected 2"));
+    REQUIRE_THROWS_WITH(datasets::read_class_names_file(file, 2),
+                        test::error_text(file, "holds 1 class name; expected 2"));
     const auto missing = dir.path() / "fine_label_names.txt";
-    REQUIRE_THROWS_WITH(datasets::read_class_names_file(missing, 100), message(missing, "does not exist"));
+    REQUIRE_THROWS_WITH(datasets::read_class_names_file(missing, 100), test::error_text(missing, "does not exist"));
 }

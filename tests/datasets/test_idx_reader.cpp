@@ -10,6 +10,7 @@
 
 #include "datasets/file_bytes.h"
 #include "datasets/idx_reader.h"
+#include "sample_files.h"
 #include "support/temp_dir.h"
 
 using namespace bps;
@@ -70,13 +71,6 @@ Bytes idx_labels(const Bytes& labels) {
     return bytes;
 }
 
-std::string message(const std::filesystem::path& file, const std::string& problem) {
-    std::string text = file.string();
-    text += ": ";
-    text += problem;
-    return text;
-}
-
 std::vector<std::string> ten_classes() {
     return {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 }
@@ -133,35 +127,36 @@ TEST_CASE("read_file_bytes inflates gzip by its magic bytes, joins members and r
     write_file(dir.path() / "empty", {});
     CHECK(datasets::read_file_bytes(dir.path() / "empty").empty());
 
-    REQUIRE_THROWS_WITH(datasets::read_file_bytes(dir.path() / "two-members.bin", 100'000),
-                        message(dir.path() / "two-members.bin", "is larger than 100000 bytes after decompressing"));
+    REQUIRE_THROWS_WITH(
+        datasets::read_file_bytes(dir.path() / "two-members.bin", 100'000),
+        test::error_text(dir.path() / "two-members.bin", "is larger than 100000 bytes after decompressing"));
     REQUIRE_THROWS_WITH(datasets::read_file_bytes(dir.path() / "plain.gz", 99'999),
-                        message(dir.path() / "plain.gz", "is larger than 99999 bytes"));
-    REQUIRE_THROWS_WITH(datasets::read_file_bytes(dir.path()), message(dir.path(), "is a folder, not a file"));
+                        test::error_text(dir.path() / "plain.gz", "is larger than 99999 bytes"));
+    REQUIRE_THROWS_WITH(datasets::read_file_bytes(dir.path()), test::error_text(dir.path(), "is a folder, not a file"));
 }
 
 TEST_CASE("Missing, damaged and truncated files are refused naming the file", "[idx]") {
     test::TempDir dir("idx-damaged");
     const auto missing = dir.path() / "train-images-idx3-ubyte.gz";
-    REQUIRE_THROWS_WITH(datasets::read_idx_images(missing), message(missing, "does not exist"));
+    REQUIRE_THROWS_WITH(datasets::read_idx_images(missing), test::error_text(missing, "does not exist"));
     REQUIRE_THROWS_AS(datasets::read_idx_images(missing), datasets::DatasetError);
 
     // A valid gzip header followed by bytes that are not deflate data.
     const auto damaged = dir.path() / "damaged.gz";
     write_file(damaged, {0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff});
     REQUIRE_THROWS_WITH(datasets::read_idx_images(damaged),
-                        message(damaged, "is a damaged gzip file (invalid block type)"));
+                        test::error_text(damaged, "is a damaged gzip file (invalid block type)"));
 
     const Bytes pixels = random_pixels(10 * 28 * 28, 3);
     const Bytes whole = gzip(idx_images(10, 28, 28, pixels));
     const auto truncated_gz = dir.path() / "truncated.gz";
     write_file(truncated_gz, Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() / 2)));
     REQUIRE_THROWS_WITH(datasets::read_idx_images(truncated_gz),
-                        message(truncated_gz, "the gzip data ends early (the file is truncated)"));
+                        test::error_text(truncated_gz, "the gzip data ends early (the file is truncated)"));
     // Only the 8-byte CRC and size trailer missing: still truncated.
     write_file(truncated_gz, Bytes(whole.begin(), whole.end() - 8));
     REQUIRE_THROWS_WITH(datasets::read_idx_images(truncated_gz),
-                        message(truncated_gz, "the gzip data ends early (the file is truncated)"));
+                        test::error_text(truncated_gz, "the gzip data ends early (the file is truncated)"));
 }
 
 TEST_CASE("IDX headers that are wrong are refused with what is wrong", "[idx]") {
@@ -180,53 +175,56 @@ TEST_CASE("IDX headers that are wrong are refused with what is wrong", "[idx]") 
     const Bytes pixels = random_pixels(2 * 3 * 3, 4);
 
     CHECK(images_problem({0, 0, 8}) ==
-          message(file, "is too short for an IDX header (it holds 3 bytes; the header needs 4)"));
+          test::error_text(file, "is too short for an IDX header (it holds 3 bytes; the header needs 4)"));
     CHECK(images_problem({0, 0, 8, 3, 0, 0, 0, 2, 0, 0}) ==
-          message(file, "is too short for an IDX header (it holds 10 bytes; the header needs 16)"));
+          test::error_text(file, "is too short for an IDX header (it holds 10 bytes; the header needs 16)"));
     Bytes magic = idx_images(2, 3, 3, pixels);
     magic[0] = 0x12;
     magic[1] = 0x34;
-    CHECK(images_problem(magic) == message(file, "not an IDX file (magic bytes 12 34, expected 00 00)"));
+    CHECK(images_problem(magic) == test::error_text(file, "not an IDX file (magic bytes 12 34, expected 00 00)"));
     Bytes type = idx_images(2, 3, 3, pixels);
     type[2] = 0x0D;
-    CHECK(images_problem(type) == message(file, "IDX type code 0x0D is not supported (only 0x08, unsigned bytes)"));
-    CHECK(images_problem(idx_labels({1, 2})) == message(file, "has 1 dimension; images need 3 (count, height, width)"));
+    CHECK(images_problem(type) ==
+          test::error_text(file, "IDX type code 0x0D is not supported (only 0x08, unsigned bytes)"));
+    CHECK(images_problem(idx_labels({1, 2})) ==
+          test::error_text(file, "has 1 dimension; images need 3 (count, height, width)"));
     Bytes four = idx_header(0x08, {2, 3, 3, 1});
     four.insert(four.end(), pixels.begin(), pixels.end());
-    CHECK(images_problem(four) == message(file, "has 4 dimensions; images need 3 (count, height, width)"));
+    CHECK(images_problem(four) == test::error_text(file, "has 4 dimensions; images need 3 (count, height, width)"));
     CHECK(images_problem(idx_header(0x08, {4294967295u, 4294967295u, 4294967295u})) ==
-          message(file, "header dimensions 4294967295 x 4294967295 x 4294967295 overflow"));
+          test::error_text(file, "header dimensions 4294967295 x 4294967295 x 4294967295 overflow"));
     CHECK(images_problem(idx_header(0x08, {4294967295u, 65535, 65535})) ==
-          message(file, "header dimensions 4294967295 x 65535 x 65535 overflow"));
+          test::error_text(file, "header dimensions 4294967295 x 65535 x 65535 overflow"));
     // No images at all, but the plane alone is past 2^63 bytes.
     CHECK(images_problem(idx_header(0x08, {0, 4294967295u, 4294967295u})) ==
-          message(file, "header dimensions 0 x 4294967295 x 4294967295 overflow"));
+          test::error_text(file, "header dimensions 0 x 4294967295 x 4294967295 overflow"));
     CHECK(images_problem(idx_images(2, 0, 3, {})) ==
-          message(file, "has images of 0 x 3 pixels; each side must be between 1 and 65535"));
+          test::error_text(file, "has images of 0 x 3 pixels; each side must be between 1 and 65535"));
     CHECK(images_problem(idx_images(2, 3, 0, {})) ==
-          message(file, "has images of 3 x 0 pixels; each side must be between 1 and 65535"));
+          test::error_text(file, "has images of 3 x 0 pixels; each side must be between 1 and 65535"));
     CHECK(images_problem(idx_images(1, 1, 70000, {})) ==
-          message(file, "has images of 1 x 70000 pixels; each side must be between 1 and 65535"));
+          test::error_text(file, "has images of 1 x 70000 pixels; each side must be between 1 and 65535"));
     CHECK(images_problem(idx_images(60000, 28, 28, random_pixels(1000, 5))) ==
-          message(file, "header promises 47040000 bytes of data but the file holds 1000"));
+          test::error_text(file, "header promises 47040000 bytes of data but the file holds 1000"));
     Bytes trailing = idx_images(2, 3, 3, pixels);
     trailing.insert(trailing.end(), 16, 0x5a);
-    CHECK(images_problem(trailing) == message(file, "has 16 bytes after the data the header describes"));
-    CHECK(images_problem(gzip(trailing)) == message(file, "has 16 bytes after the data the header describes"));
+    CHECK(images_problem(trailing) == test::error_text(file, "has 16 bytes after the data the header describes"));
+    CHECK(images_problem(gzip(trailing)) == test::error_text(file, "has 16 bytes after the data the header describes"));
 
     const auto labels = dir.path() / "labels";
     write_file(labels, idx_images(2, 3, 3, pixels));
-    REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels), message(labels, "has 3 dimensions; labels need 1 (count)"));
+    REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels),
+                        test::error_text(labels, "has 3 dimensions; labels need 1 (count)"));
     Bytes short_labels = idx_header(0x08, {5});
     short_labels.insert(short_labels.end(), {1, 2, 3});
     write_file(labels, short_labels);
     REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels),
-                        message(labels, "header promises 5 bytes of data but the file holds 3"));
+                        test::error_text(labels, "header promises 5 bytes of data but the file holds 3"));
     Bytes long_labels = idx_labels({1, 2, 3});
     long_labels.push_back(4);
     write_file(labels, long_labels);
     REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels),
-                        message(labels, "has 1 byte after the data the header describes"));
+                        test::error_text(labels, "has 1 byte after the data the header describes"));
 }
 
 TEST_CASE("An IDX pair is refused when the counts differ or a label is past the classes", "[idx]") {
@@ -237,18 +235,18 @@ TEST_CASE("An IDX pair is refused when the counts differ or a label is past the 
 
     write_file(labels, gzip(idx_labels({1, 2, 3, 4, 5, 6, 7})));
     REQUIRE_THROWS_WITH(datasets::read_idx_dataset(images, labels, ten_classes(), "pair"),
-                        message(labels, "has 7 labels but 'train-images-idx3-ubyte.gz' has 8 images"));
+                        test::error_text(labels, "has 7 labels but 'train-images-idx3-ubyte.gz' has 8 images"));
 
     write_file(labels, gzip(idx_labels({1, 2, 3, 4, 5, 6, 7, 12})));
     REQUIRE_THROWS_WITH(datasets::read_idx_dataset(images, labels, ten_classes(), "pair"),
-                        message(labels, "label 12 at index 7 is outside the 10 classes"));
+                        test::error_text(labels, "label 12 at index 7 is outside the 10 classes"));
     // 9 is a valid label among 10 classes, but not among 9.
     write_file(labels, gzip(idx_labels({1, 2, 3, 9, 5, 6, 7, 8})));
     REQUIRE_NOTHROW(datasets::read_idx_dataset(images, labels, ten_classes(), "pair"));
     std::vector<std::string> nine = ten_classes();
     nine.pop_back();
     REQUIRE_THROWS_WITH(datasets::read_idx_dataset(images, labels, nine, "pair"),
-                        message(labels, "label 9 at index 3 is outside the 9 classes"));
+                        test::error_text(labels, "label 9 at index 3 is outside the 9 classes"));
 }
 
 TEST_CASE("Fashion-MNIST from Debian's package reads with its known counts and mean", "[real]") {

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "datasets/image_folder.h"
+#include "sample_files.h"
 #include "support/image_writer.h"
 #include "support/temp_dir.h"
 
@@ -218,9 +219,8 @@ TEST_CASE("Damaged files are skipped with stb's reason while the others load", "
     CHECK(result.skipped[1].file == root / "dogs" / "letter.png");
     CHECK(result.skipped[1].reason == "unknown image type");
 
-    REQUIRE_THROWS_WITH(
-        datasets::read_image_file(root / "dogs" / "letter.png", options_for(3, 3, 3)),
-        datasets::describe_problem(root / "dogs" / "letter.png", "cannot be decoded: unknown image type"));
+    REQUIRE_THROWS_WITH(datasets::read_image_file(root / "dogs" / "letter.png", options_for(3, 3, 3)),
+                        test::error_text(root / "dogs" / "letter.png", "cannot be decoded: unknown image type"));
 }
 
 TEST_CASE("An image larger than 16384 pixels in a side is refused before it is decoded", "[image_folder]") {
@@ -230,7 +230,7 @@ TEST_CASE("An image larger than 16384 pixels in a side is refused before it is d
     const fs::path file = dir.path() / "wide.png";
     write_text(file, header);
     REQUIRE_THROWS_WITH(datasets::read_image_file(file, options_for(28, 28, 1)),
-                        datasets::describe_problem(file, "is 20000x300 pixels; the largest accepted is 16384"));
+                        test::error_text(file, "is 20000x300 pixels; the largest accepted is 16384"));
 }
 
 TEST_CASE("Unusable folders and options are refused with a message naming the folder", "[image_folder]") {
@@ -239,7 +239,7 @@ TEST_CASE("Unusable folders and options are refused with a message naming the fo
     const auto refused = [&](const fs::path& folder, const std::string& problem,
                              const datasets::ImageFolderOptions& with = datasets::ImageFolderOptions{}) {
         INFO(problem);
-        REQUIRE_THROWS_WITH(datasets::read_image_folder(folder, with), datasets::describe_problem(folder, problem));
+        REQUIRE_THROWS_WITH(datasets::read_image_folder(folder, with), test::error_text(folder, problem));
     };
 
     refused(dir.path() / "absent", "does not exist");
