@@ -21,12 +21,12 @@ public:
 
 struct LayerAnalysis {
     LayerSpec spec;
-    std::vector<int> inputs;          // indices into GraphAnalysis::layers (always earlier ones)
-    Shape output;                     // per sample (n = 1)
-    std::size_t parameters = 0;       // trainable and non-trainable (BatchNorm's running statistics)
+    std::vector<int> inputs;     // indices into GraphAnalysis::layers (always earlier ones)
+    Shape output;                // per sample (n = 1)
+    std::size_t parameters = 0;  // trainable and non-trainable (BatchNorm's running statistics)
     std::size_t trainable_parameters = 0;
-    double flops = 0;                 // forward pass, per sample; a multiply-add counts as 2
-    std::size_t activation_bytes = 0; // this layer's output, per sample (0 for Flatten: it is a view)
+    double flops = 0;                  // forward pass, per sample; a multiply-add counts as 2
+    std::size_t activation_bytes = 0;  // this layer's output, per sample (0 for Flatten: it is a view)
 };
 
 struct GraphAnalysis {
