@@ -156,6 +156,9 @@ bool write_string_attribute(hid_t object, const char* name, const std::vector<st
     if (!type.valid() || !space.valid()) return false;
     Hdf5Handle attribute(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
     if (!attribute.valid()) return false;
+    // With no values (no arrays to save) the attribute is complete as created: HDF5 refuses a write
+    // from the null buffer that an empty vector gives.
+    if (values.empty()) return true;
     std::vector<const char*> pointers;
     for (const std::string& value : values) pointers.push_back(value.c_str());
     return H5Awrite(attribute.get(), type.get(), pointers.data()) >= 0;

@@ -158,6 +158,11 @@ TEST_CASE("weights round trip keeps names, dims, values and save order exactly",
     CHECK(reloaded[0].name == "dense.kernel");
     CHECK(reloaded[0].values == second[0].values);
     CHECK(io::load_weights_description(file).empty());
+
+    // A network without parameters (only a flatten layer, say) still saves and loads.
+    io::save_weights(file, {}, "no parameters");
+    CHECK(io::load_weights(file).empty());
+    CHECK(io::load_weights_description(file) == "no parameters");
 }
 
 TEST_CASE("weights files read back with the plain HDF5 C API in the documented layout", "[weights]") {
@@ -212,6 +217,23 @@ TEST_CASE("a failed save leaves the earlier weights file byte-identical and no t
     CHECK(io::load_weights_description(file) == "good");
 }
 
+TEST_CASE("a save that fails while writing leaves the earlier weights file byte-identical", "[weights]") {
+    const test::TempDir folder("weights");
+    const auto file = folder.path() / "model.h5";
+    io::save_weights(file, sample_arrays(), "good");
+    const std::string before = read_bytes(file);
+    // A folder (not empty, so it survives the clean-up) where the temporary file must go makes the
+    // write itself fail, after validation has passed.
+    const auto temporary = folder.path() / "model.h5.part";
+    std::filesystem::create_directories(temporary / "blocker");
+    CHECK(message_of([&] {
+              io::save_weights(file, std::vector<NamedArray>{random_array("fc1.weight", {2, 2}, 3)}, "new");
+          }) == file.string() + ": could not create the temporary file '" + temporary.string() +
+                    "'; check that the folder can be written to");
+    CHECK(read_bytes(file) == before);
+    CHECK(io::load_weights_description(file) == "good");
+}
+
 TEST_CASE("invalid arrays are refused before anything is written, each with its own message", "[weights]") {
     const test::TempDir folder("weights");
     const auto file = folder.path() / "model.h5";
@@ -231,6 +253,8 @@ TEST_CASE("invalid arrays are refused before anything is written, each with its 
           prefix + "array 'fc1.weight' has dims 2x0; every dim must be at least 1");
     CHECK(save_one({"fc1.weight", {2, 3}, {1.0f}}) ==
           prefix + "array 'fc1.weight' has 1 values but its dims 2x3 need 6");
+    CHECK(save_one({"fc1.weight", {2, 3}, random_values(7, 1)}) ==
+          prefix + "array 'fc1.weight' has 7 values but its dims 2x3 need 6");
     const std::vector<NamedArray> twice = {random_array("fc1.bias", {2}, 1), random_array("fc1.bias", {2}, 2)};
     CHECK(message_of([&] { io::save_weights(file, twice); }) ==
           prefix + "array 'fc1.bias' appears twice; every array name must be unique");
@@ -310,4 +334,41 @@ TEST_CASE("a file written by another tool with fixed-length strings loads", "[we
     CHECK(loaded[0].dims == std::vector<int>{2, 3});
     CHECK(loaded[0].values == std::vector<float>{1.5f, -2.0f, 3.25f, 0.5f, -0.75f, 4.0f});
     CHECK(io::load_weights_description(file).empty());
+}
+
+namespace {
+herr_t count_error_reports(hid_t, void* count) {
+    ++*static_cast<int*>(count);
+    return 0;
+}
+}  // namespace
+
+TEST_CASE("HDF5's own error report never reaches the user, and the caller's setting is kept", "[weights]") {
+    const test::TempDir folder("weights");
+    const auto good = folder.path() / "good.h5";
+    io::save_weights(good, sample_arrays());
+    const std::string bytes = read_bytes(good);
+    const auto truncated = folder.path() / "truncated.h5";
+    write_bytes(truncated, bytes.substr(0, bytes.size() / 2));
+    const auto doubles = folder.path() / "doubles.h5";
+    write_foreign_file(doubles, true, 1, H5T_IEEE_F64LE);
+
+    // A reporter that counts instead of printing stands in for HDF5's default one, which prints to stderr.
+    H5E_auto2_t old_function = nullptr;
+    void* old_data = nullptr;
+    H5Eget_auto2(H5E_DEFAULT, &old_function, &old_data);
+    int reports = 0;
+    H5Eset_auto2(H5E_DEFAULT, count_error_reports, &reports);
+    const std::string truncated_message = message_of([&] { io::load_weights(truncated); });
+    const std::string doubles_message = message_of([&] { io::load_weights(doubles); });
+    H5E_auto2_t function_after = nullptr;
+    void* data_after = nullptr;
+    H5Eget_auto2(H5E_DEFAULT, &function_after, &data_after);
+    H5Eset_auto2(H5E_DEFAULT, old_function, old_data);
+
+    CHECK_THAT(truncated_message, Catch::StartsWith(truncated.string() + ": cannot be read"));
+    CHECK_THAT(doubles_message, Catch::StartsWith(doubles.string() + ": array 'fc1.weight' holds float64"));
+    CHECK(reports == 0);
+    CHECK(function_after == &count_error_reports);
+    CHECK(data_after == &reports);
 }
