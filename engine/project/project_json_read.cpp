@@ -394,6 +394,12 @@ void read_dataset(const Fields& fields, Project& project) {
             const datasets::CatalogueEntry& entry = datasets::catalogue_entry(dataset.name);
             dataset.name = entry.id;
             shape = entry.shape;
+            // The size fields are for image folders; left out, they show the catalogue's size.
+            if (!fields.has("image_size") && !fields.has("channels")) {
+                dataset.height = shape.height;
+                dataset.width = shape.width;
+                dataset.channels = shape.channels;
+            }
         } catch (const std::invalid_argument&) {
             throw ProjectError(source, "dataset.name is '" + dataset.name +
                                            "', which is not a dataset Backprop Studio knows; the choices are " +

@@ -117,6 +117,16 @@ TEST_CASE("a minimal project file takes the documented defaults", "[project]") {
     expected.network.layers = {model::input_layer(), conv, pool};
     expected.positions = {{40, 200}, {200, 200}, {360, 200}};
     bps::test::check_same_project(project, expected);
+
+    // A catalogue dataset without size fields shows the catalogue's image size.
+    const Project cifar = parse_project(R"({"format": "backprop-studio-project", "version": 1,
+        "network": {"nodes": [{"name": "input", "type": "Input"}]}, "dataset": {"name": "CIFAR10"}})",
+                                        "p.json");
+    CHECK(cifar.dataset.name == "cifar10");
+    CHECK(cifar.dataset.channels == 3);
+    CHECK(cifar.dataset.height == 32);
+    CHECK(cifar.dataset.width == 32);
+    CHECK(cifar.network.input == bps::Shape{1, 3, 32, 32});
 }
 
 TEST_CASE("fields this version does not know survive a save", "[project]") {
