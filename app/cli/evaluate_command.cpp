@@ -36,14 +36,15 @@ int run_evaluate(Arguments& arguments) {
     const cl::DeviceInfo& device = devices.at(
         cl::select_device(devices, cl::device_request(device_flag ? device_flag : std::optional(project.device))));
 
+    // The weights go into the network first: a file from another network fails before the images are read.
+    LoadedNetwork loaded = load_network(device, session::project_network(project, facts.shape),
+                                        batch.value_or(project.training.batch_size), weights);
     std::cerr << "reading " << facts.title << "...\n";
     datasets::DatasetSplits splits = session::load_project_data(project.dataset);
     const bool whole_folder = splits.test.size() == 0;
     datasets::Dataset images = whole_folder ? std::move(splits.train) : std::move(splits.test);
     session::normalize_like(images, weights.card.normalization);
 
-    LoadedNetwork loaded = load_network(device, session::project_network(project, facts.shape),
-                                        batch.value_or(project.training.batch_size), weights);
     const session::Evaluation result = session::evaluate(*loaded.network, images);
     std::cout << (whole_folder ? "accuracy " : "test accuracy ") << std::fixed << std::setprecision(4)
               << result.accuracy << ", loss " << result.loss << " (" << format_thousands(result.samples)

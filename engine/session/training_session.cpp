@@ -5,7 +5,6 @@
 #include "cl/kernel_cache.h"
 #include "datasets/feeding.h"
 #include "io/network_weights.h"
-#include "model/graph_analysis.h"
 #include "model/network.h"
 #include "ops/runtime.h"
 #include "train/schedule.h"
@@ -21,11 +20,9 @@ double seconds_since(Clock::time_point start) {
 
 // The project's network with the data's image shape as its input.
 model::NetworkSpec network_for(const project::Project& project, const datasets::Dataset& train) {
+    project::analyse_project(project, train.shape, static_cast<int>(train.class_count()));
     model::NetworkSpec spec = project.network;
     spec.input = Shape{1, train.shape.channels, train.shape.height, train.shape.width};
-    const model::GraphAnalysis analysis = model::analyse_graph(spec);
-    if (spec.loss == model::LossKind::softmax_cross_entropy)
-        model::check_output_classes(analysis, static_cast<int>(train.class_count()));
     return spec;
 }
 }  // namespace
