@@ -86,12 +86,18 @@ int run_train(Arguments& arguments) {
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
 
+    // From here on Ctrl-C asks for a clean stop instead of ending the process.
+    catch_interrupts();
     std::cerr << "reading " << facts.title << "...\n";
     std::vector<datasets::SkippedImage> skipped;
     datasets::DatasetSplits splits = session::load_project_data(project.dataset, &skipped);
     if (!skipped.empty()) std::cerr << "skipped " << format_count(skipped.size(), "unreadable image") << "\n";
     auto data = std::make_shared<session::TrainingData>(
         session::prepare_training_data(std::move(splits), project.dataset, project.training.seed));
+    if (interrupt_requested()) {
+        std::cerr << "stopped before training began\n";
+        return exit_interrupted;
+    }
     const std::string name = project.name.empty() ? opened.source : project.name;
     std::cout << "training '" << name << "' on " << facts.title << ": " << format_thousands(data->split.train.size())
               << " training, " << format_thousands(data->split.validation.size()) << " validation, "
@@ -107,9 +113,10 @@ int run_train(Arguments& arguments) {
     setup.device = device;
     setup.kernel_cache_dir = cl::kernel_cache_dir();
     setup.data = data;
-    // Every batch on a terminal (the bar redraws at most 10 times a second); fewer reads otherwise.
+    // Each report waits for the device, so not every batch: often enough for a live bar on a
+    // terminal (redrawn at most 10 times a second), less often for logs.
     const bool terminal = stderr_is_terminal();
-    setup.report_every = terminal ? 1 : 10;
+    setup.report_every = terminal ? 4 : 10;
 
     std::mutex output;
     TrainingProgress progress(std::cerr, terminal);
@@ -128,7 +135,6 @@ int run_train(Arguments& arguments) {
     events.finished = [&](const session::FinishReport& report) { finish = report; };
     events.failed = [&](const std::string& message) { failure = message; };
 
-    catch_interrupts();
     bool interrupted = false;
     {
         session::TrainingSession session(std::move(setup), std::move(events));
