@@ -1,6 +1,6 @@
 #pragma once
 // The example projects compiled into the program (tutorials/projects/*.json), defined by a source
-// that engine/CMakeLists.txt generates with cmake/embed_projects.cmake. Private to engine/project.
+// that engine/CMakeLists.txt generates with cmake/embed_files.cmake. Private to engine/project.
 #include <string_view>
 #include <vector>
 
