@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 
 namespace bps::cli {
 
@@ -48,6 +50,44 @@ std::optional<int> Arguments::take_whole_number(const std::string& name, int min
     const std::optional<std::string> text = take_option(name);
     if (!text) return std::nullopt;
     return parse_whole_number(*text, name, minimum);
+}
+
+std::optional<double> Arguments::take_positive_number(const std::string& name) {
+    const std::optional<std::string> text = take_option(name);
+    if (!text) return std::nullopt;
+    std::size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(*text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text->size() || !(value > 0) || value == HUGE_VAL)
+        throw UsageError(name + " needs a number above 0, not '" + *text + "'");
+    return value;
+}
+
+std::optional<std::uint64_t> Arguments::take_unsigned(const std::string& name) {
+    const std::optional<std::string> text = take_option(name);
+    if (!text) return std::nullopt;
+    const bool digits = !text->empty() && text->size() <= 20 &&
+                        std::all_of(text->begin(), text->end(), [](char c) { return c >= '0' && c <= '9'; });
+    std::uint64_t value = 0;
+    bool fits = digits;
+    for (std::size_t i = 0; fits && i < text->size(); ++i) {
+        const std::uint64_t digit = static_cast<std::uint64_t>((*text)[i] - '0');
+        if (value > (UINT64_MAX - digit) / 10) fits = false;
+        value = value * 10 + digit;
+    }
+    if (!fits) throw UsageError(name + " needs a whole number from 0 to 18446744073709551615, not '" + *text + "'");
+    return value;
+}
+
+std::vector<std::string> Arguments::take_words() {
+    std::vector<std::string> taken, kept;
+    for (std::string& word : words_) (word.rfind("--", 0) == 0 ? kept : taken).push_back(std::move(word));
+    words_ = std::move(kept);
+    return taken;
 }
 
 void Arguments::expect_nothing_left() const {

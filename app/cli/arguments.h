@@ -1,5 +1,6 @@
 #pragma once
 // The command line as a list of words, with the flags a command accepts taken off it.
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,12 @@ public:
     std::optional<std::string> take_word();
     // Removes "--name N" and returns N, a whole number >= minimum (UsageError otherwise).
     std::optional<int> take_whole_number(const std::string& name, int minimum = 1);
+    // Removes "--name X" and returns X, a number above 0 ("0.01", "1e-3"); UsageError otherwise.
+    std::optional<double> take_positive_number(const std::string& name);
+    // Removes "--name N" and returns N, any whole number from 0 to 2^64-1 (a seed).
+    std::optional<std::uint64_t> take_unsigned(const std::string& name);
+    // Removes and returns every remaining word that does not start with "--".
+    std::vector<std::string> take_words();
     // Throws UsageError naming the first word nobody took.
     void expect_nothing_left() const;
 

@@ -30,7 +30,6 @@ const char* const bench_help =
     "            after each layer, so the parts add up to more than a normal step)\n"
     "  --json    one JSON object instead of the table\n";
 
-
 int run_bench(Arguments& arguments) {
     const std::string net = arguments.take_option("--net").value_or("cnn");
     bench::StepTimingOptions options;

@@ -51,8 +51,8 @@ int cache_info(Arguments& arguments) {
               << format_count(info.entries, "program") << ", " << format_bytes(info.bytes) << " of "
               << format_bytes(info.size_cap_bytes) << " (least recently used are removed beyond that)\n";
     for (const cl::CacheDeviceUsage& device : info.devices)
-        std::cout << "  " << device.device_name << " (driver " << device.driver_version << "): "
-                  << format_count(device.entries, "program") << ", " << format_bytes(device.bytes) << "\n";
+        std::cout << "  " << device.device_name << " (driver " << device.driver_version
+                  << "): " << format_count(device.entries, "program") << ", " << format_bytes(device.bytes) << "\n";
     return exit_ok;
 }
 
@@ -73,7 +73,8 @@ int cache_warm(Arguments& arguments) {
     const cl::CacheStats& stats = cache.stats();
     std::cout << "total " << format_milliseconds(total) << ": " << stats.hits << " from cache, " << stats.misses
               << " built, " << stats.rejected << " damaged entries replaced\n";
-    if (!cache.last_error().empty()) std::cout << "note: the cache could not be written: " << cache.last_error() << "\n";
+    if (!cache.last_error().empty())
+        std::cout << "note: the cache could not be written: " << cache.last_error() << "\n";
     return exit_ok;
 }
 

@@ -15,10 +15,18 @@ int run_devices(Arguments& arguments);
 int run_cache(Arguments& arguments);
 int run_bench(Arguments& arguments);
 int run_datasets(Arguments& arguments);
+int run_summary(Arguments& arguments);
+int run_train(Arguments& arguments);
+int run_evaluate(Arguments& arguments);
+int run_predict(Arguments& arguments);
 
 extern const char* const devices_help;
 extern const char* const cache_help;
 extern const char* const bench_help;
 extern const char* const datasets_help;
+extern const char* const summary_help;
+extern const char* const train_help;
+extern const char* const evaluate_help;
+extern const char* const predict_help;
 
 }  // namespace bps::cli

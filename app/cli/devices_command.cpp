@@ -45,19 +45,19 @@ nlohmann::json to_json(const cl::DeviceInfo& device) {
 void print_table(const std::vector<cl::DeviceInfo>& devices, std::size_t chosen) {
     std::ostringstream out;
     out << std::left << "   " << std::setw(3) << "#" << std::setw(44) << "device" << std::setw(16) << "kind"
-        << std::right << std::setw(4) << "CUs" << std::setw(10) << "clock" << std::setw(11) << "memory"
-        << std::setw(11) << "max alloc" << std::setw(10) << "local" << std::setw(6) << "WG" << "  " << std::left
-        << std::setw(22) << "OpenCL C" << std::setw(12) << "driver" << "fp16 fp64  platform\n";
+        << std::right << std::setw(4) << "CUs" << std::setw(10) << "clock" << std::setw(11) << "memory" << std::setw(11)
+        << "max alloc" << std::setw(10) << "local" << std::setw(6) << "WG"
+        << "  " << std::left << std::setw(22) << "OpenCL C" << std::setw(12) << "driver"
+        << "fp16 fp64  platform\n";
     for (const cl::DeviceInfo& device : devices) {
         std::string name = device.name.size() > 42 ? device.name.substr(0, 41) + "~" : device.name;
-        out << (device.index == chosen ? " * " : "   ") << std::left << std::setw(3) << device.index
-            << std::setw(44) << name << std::setw(16) << cl::kind_name(device.kind) << std::right << std::setw(4)
-            << device.compute_units << std::setw(6) << device.clock_mhz << " MHz" << std::setw(11)
-            << format_bytes(device.global_memory_bytes) << std::setw(11)
-            << format_bytes(device.max_allocation_bytes) << std::setw(10) << format_bytes(device.local_memory_bytes)
-            << std::setw(6) << device.max_work_group_size << "  " << std::left << std::setw(22)
-            << device.opencl_c_version << std::setw(12) << device.driver_version << std::setw(5)
-            << (device.fp16 ? "yes" : "no") << std::setw(6) << (device.fp64 ? "yes" : "no")
+        out << (device.index == chosen ? " * " : "   ") << std::left << std::setw(3) << device.index << std::setw(44)
+            << name << std::setw(16) << cl::kind_name(device.kind) << std::right << std::setw(4) << device.compute_units
+            << std::setw(6) << device.clock_mhz << " MHz" << std::setw(11) << format_bytes(device.global_memory_bytes)
+            << std::setw(11) << format_bytes(device.max_allocation_bytes) << std::setw(10)
+            << format_bytes(device.local_memory_bytes) << std::setw(6) << device.max_work_group_size << "  "
+            << std::left << std::setw(22) << device.opencl_c_version << std::setw(12) << device.driver_version
+            << std::setw(5) << (device.fp16 ? "yes" : "no") << std::setw(6) << (device.fp64 ? "yes" : "no")
             << device.platform_name << "\n";
     }
     std::cout << out.str();
@@ -72,7 +72,10 @@ int run_devices(Arguments& arguments) {
 
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     if (devices.empty()) {
-        if (as_json) std::cout << nlohmann::json{{"devices", nlohmann::json::array()}, {"chosen", nullptr}, {"default", nullptr}}.dump(2) << "\n";
+        if (as_json)
+            std::cout << nlohmann::json{{"devices", nlohmann::json::array()}, {"chosen", nullptr}, {"default", nullptr}}
+                             .dump(2)
+                      << "\n";
         throw cl::NoOpenClError();
     }
     const std::size_t best = cl::default_device_index(devices);
@@ -88,8 +91,8 @@ int run_devices(Arguments& arguments) {
     if (request.empty())
         std::cout << "\n* default device: " << devices[chosen].name << "\n";
     else
-        std::cout << "\n* chosen by request '" << request << "': " << devices[chosen].name
-                  << " (the default would be " << best << ")\n";
+        std::cout << "\n* chosen by request '" << request << "': " << devices[chosen].name << " (the default would be "
+                  << best << ")\n";
     return exit_ok;
 }
 

@@ -33,4 +33,38 @@ std::string format_count(std::size_t count, const std::string& noun) {
     return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
+std::string format_thousands(std::uint64_t value) {
+    const std::string digits = std::to_string(value);
+    std::string text;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
+        text += digits[i];
+    }
+    return text;
+}
+
+std::string format_flops(double flops) {
+    const char* prefixes[] = {"", "K", "M", "G", "T"};
+    int prefix = 0;
+    while (flops >= 1000.0 && prefix < 4) {
+        flops /= 1000.0;
+        ++prefix;
+    }
+    char text[32];
+    std::snprintf(text, sizeof(text), prefix == 0 ? "%.0f %sFLOPs" : "%.2f %sFLOPs", flops, prefixes[prefix]);
+    return text;
+}
+
+std::string format_duration(double seconds) {
+    const long long whole = seconds < 0 ? 0 : static_cast<long long>(seconds + 0.5);
+    char text[32];
+    if (whole < 60)
+        std::snprintf(text, sizeof(text), "%lld s", whole);
+    else if (whole < 3600)
+        std::snprintf(text, sizeof(text), "%lld min %02lld s", whole / 60, whole % 60);
+    else
+        std::snprintf(text, sizeof(text), "%lld h %02lld min", whole / 3600, whole % 3600 / 60);
+    return text;
+}
+
 }  // namespace bps::cli

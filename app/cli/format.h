@@ -6,8 +6,11 @@
 
 namespace bps::cli {
 
-std::string format_bytes(std::uint64_t bytes);          // "512 B", "48 KiB", "7.7 GiB"
-std::string format_milliseconds(double milliseconds);   // "3.2 ms", "1.84 s"
+std::string format_bytes(std::uint64_t bytes);                         // "512 B", "48 KiB", "7.7 GiB"
+std::string format_milliseconds(double milliseconds);                  // "3.2 ms", "1.84 s"
 std::string format_count(std::size_t count, const std::string& noun);  // "1 program", "3 programs"
+std::string format_thousands(std::uint64_t value);                     // "225,034"
+std::string format_flops(double flops);                                // "5.35 MFLOPs", "820 FLOPs"
+std::string format_duration(double seconds);                           // "42 s", "3 min 05 s", "1 h 02 min"
 
 }  // namespace bps::cli

@@ -20,6 +20,10 @@ const char* const main_help =
     "  cache     show, fill or clear the compiled-kernel cache\n"
     "  bench     time the training step of a reference network\n"
     "  datasets  list, download and look into datasets\n"
+    "  summary   a project's network layer by layer: shapes, parameters, FLOPs, memory\n"
+    "  train     train a project's network and report its test accuracy\n"
+    "  evaluate  the test accuracy of saved weights\n"
+    "  predict   the most probable classes of image files\n"
     "\n"
     "Run 'backprop COMMAND --help' for a command's options.\n"
     "Environment: BACKPROP_DEVICE picks a device like --device; BACKPROP_CACHE_DIR moves the cache.\n";
@@ -35,6 +39,10 @@ const Command commands[] = {
     {"cache", bps::cli::run_cache, bps::cli::cache_help},
     {"bench", bps::cli::run_bench, bps::cli::bench_help},
     {"datasets", bps::cli::run_datasets, bps::cli::datasets_help},
+    {"summary", bps::cli::run_summary, bps::cli::summary_help},
+    {"train", bps::cli::run_train, bps::cli::train_help},
+    {"evaluate", bps::cli::run_evaluate, bps::cli::evaluate_help},
+    {"predict", bps::cli::run_predict, bps::cli::predict_help},
 };
 
 }  // namespace

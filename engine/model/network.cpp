@@ -45,10 +45,6 @@ struct Network::Node {
 };
 
 namespace {
-std::string quoted(const LayerSpec& layer) {
-    return std::string(layer_type_name(layer.type)) + " '" + layer.name + "'";
-}
-
 Shape per_sample(Shape shape) {
     shape.n = 1;
     return shape;
@@ -71,7 +67,6 @@ Network::Network(ops::Runtime& runtime, const NetworkSpec& spec, int batch_size,
     if (batch_size < 1) throw ModelError("the batch size must be at least 1, not " + std::to_string(batch_size));
     require_valid(input_sample_, "the network's input");
     build_graph(spec);
-    infer_shapes();
     plan_memory();
     arena_ = std::make_unique<TensorArena>(runtime_.context(), runtime_.queue(), plan_);
     for (Parameter& parameter : parameters_)
@@ -81,174 +76,20 @@ Network::Network(ops::Runtime& runtime, const NetworkSpec& spec, int batch_size,
 
 Network::~Network() = default;
 
-// Orders the layers so that every layer comes after its inputs (Kahn's algorithm), and checks
-// that the graph has one input, one output and no cycle.
 void Network::build_graph(const NetworkSpec& spec) {
-    const std::vector<LayerSpec>& layers = spec.layers;
-    if (layers.empty()) throw ModelError("the network has no layers");
-    std::map<std::string, int> index_of;
-    for (int i = 0; i < static_cast<int>(layers.size()); ++i) {
-        if (layers[i].name.empty()) throw ModelError("layer " + std::to_string(i + 1) + " has no name");
-        if (!index_of.emplace(layers[i].name, i).second)
-            throw ModelError("two layers are named '" + layers[i].name + "'; names must be unique");
-    }
-    std::vector<std::vector<int>> inputs(layers.size());
-    std::vector<int> consumers(layers.size(), 0);
-    int input_count = 0;
-    for (int i = 0; i < static_cast<int>(layers.size()); ++i) {
-        const LayerSpec& layer = layers[i];
-        if (layer.type == LayerType::input) {
-            ++input_count;
-            if (!layer.inputs.empty()) throw ModelError(quoted(layer) + " cannot have inputs");
-            continue;
-        }
-        if (layer.inputs.empty()) {
-            if (i == 0) throw ModelError(quoted(layer) + " has no input; the network must start with an Input layer");
-            inputs[i].push_back(i - 1);
-        }
-        for (const std::string& name : layer.inputs) {
-            const auto found = index_of.find(name);
-            if (found == index_of.end())
-                throw ModelError(quoted(layer) + " reads from '" + name + "', which is not a layer of this network");
-            inputs[i].push_back(found->second);
-        }
-        for (int producer : inputs[i]) ++consumers[producer];
-        const bool merge = layer.type == LayerType::add || layer.type == LayerType::concat;
-        if (merge && inputs[i].size() < 2) throw ModelError(quoted(layer) + " needs at least two inputs");
-        if (!merge && inputs[i].size() != 1)
-            throw ModelError(quoted(layer) + " takes exactly one input, not " + std::to_string(inputs[i].size()));
-    }
-    if (input_count != 1)
-        throw ModelError(input_count == 0 ? "the network has no Input layer"
-                                          : "the network has more than one Input layer");
-    std::vector<int> outputs;
-    for (int i = 0; i < static_cast<int>(layers.size()); ++i)
-        if (consumers[i] == 0) outputs.push_back(i);
-    if (outputs.size() > 1) {
-        const int loose = outputs.front() == static_cast<int>(layers.size()) - 1 ? outputs[1] : outputs.front();
-        throw ModelError(quoted(layers[loose]) + " is not connected to the output; connect it or remove it");
-    }
-
-    std::vector<int> waiting(layers.size());
-    std::vector<std::vector<int>> readers(layers.size());
-    for (int i = 0; i < static_cast<int>(layers.size()); ++i) {
-        waiting[i] = static_cast<int>(inputs[i].size());
-        for (int producer : inputs[i]) readers[producer].push_back(i);
-    }
-    std::vector<int> order, ready;
-    for (int i = static_cast<int>(layers.size()) - 1; i >= 0; --i)
-        if (waiting[i] == 0) ready.push_back(i);
-    while (!ready.empty()) {
-        const int next = ready.back();
-        ready.pop_back();
-        order.push_back(next);
-        for (auto reader = readers[next].rbegin(); reader != readers[next].rend(); ++reader)
-            if (--waiting[*reader] == 0) ready.push_back(*reader);
-    }
-    if (order.size() != layers.size()) {
-        // Walk from a layer that never became ready through its unready inputs: the walk must
-        // come back to a layer it has seen, and that layer lies on the cycle.
-        int at = 0;
-        while (waiting[at] == 0) ++at;
-        std::vector<bool> seen(layers.size(), false);
-        while (!seen[at]) {
-            seen[at] = true;
-            at = *std::find_if(inputs[at].begin(), inputs[at].end(), [&](int p) { return waiting[p] > 0; });
-        }
-        throw ModelError("the graph has a cycle through '" + layers[at].name + "'");
-    }
-
-    std::vector<int> position(layers.size());
-    for (int i = 0; i < static_cast<int>(order.size()); ++i) position[order[i]] = i;
-    for (int original : order) {
+    GraphAnalysis analysis = analyse_graph(spec);
+    for (std::size_t i = 0; i < analysis.layers.size(); ++i) {
+        LayerAnalysis& layer = analysis.layers[i];
         auto node = std::make_unique<Node>();
-        node->spec = layers[original];
-        for (int producer : inputs[original]) node->inputs.push_back(position[producer]);
+        node->spec = std::move(layer.spec);
+        node->inputs = std::move(layer.inputs);
+        node->output = layer.output;
+        node->output.n = batch_size_;
+        // Flatten is a view: its output lives in its input's memory.
+        node->storage =
+            node->spec.type == LayerType::flatten ? nodes_[node->inputs.front()]->storage : static_cast<int>(i);
         nodes_.push_back(std::move(node));
     }
-}
-
-void Network::infer_shapes() {
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-        Node& node = *nodes_[i];
-        const LayerSpec& layer = node.spec;
-        node.storage = static_cast<int>(i);
-        if (layer.type == LayerType::input) {
-            node.output = input_sample_;
-            node.output.n = batch_size_;
-            continue;
-        }
-        const Shape in = nodes_[node.inputs.front()]->output;
-        try {
-            switch (layer.type) {
-                case LayerType::input:
-                    break;
-                case LayerType::dense:
-                    if (in.h != 1 || in.w != 1)
-                        throw ModelError(quoted(layer) + " needs a flat input; add a Flatten before it");
-                    if (layer.units < 1) throw ModelError(quoted(layer) + " needs at least one unit");
-                    node.output = Shape{in.n, layer.units, 1, 1};
-                    break;
-                case LayerType::conv2d:
-                    if (layer.units < 1) throw ModelError(quoted(layer) + " needs at least one filter");
-                    node.output = ops::conv2d_output_shape(in, layer.units, layer.conv);
-                    break;
-                case LayerType::max_pool:
-                case LayerType::avg_pool:
-                    node.output = ops::pool_output_shape(in, layer.pool);
-                    break;
-                case LayerType::global_avg_pool:
-                    node.output = Shape{in.n, in.c, 1, 1};
-                    break;
-                case LayerType::flatten:
-                    node.output = Shape{in.n, static_cast<int>(in.per_sample()), 1, 1};
-                    node.storage = nodes_[node.inputs.front()]->storage;
-                    break;
-                case LayerType::dropout:
-                    if (!(layer.rate >= 0.0f && layer.rate < 1.0f))
-                        throw ModelError(quoted(layer) + " needs a rate from 0 up to (not including) 1");
-                    node.output = in;
-                    break;
-                case LayerType::activation:
-                case LayerType::batch_norm:
-                    node.output = in;
-                    break;
-                case LayerType::add:
-                    for (int producer : node.inputs)
-                        if (nodes_[producer]->output != in)
-                            throw ModelError(quoted(layer) + " needs inputs of the same shape: '" +
-                                             nodes_[node.inputs.front()]->spec.name + "' gives " + sample_text(in) +
-                                             ", '" + nodes_[producer]->spec.name + "' gives " +
-                                             sample_text(nodes_[producer]->output));
-                    node.output = in;
-                    break;
-                case LayerType::concat: {
-                    node.output = in;
-                    node.output.c = 0;
-                    for (int producer : node.inputs) {
-                        const Shape& part = nodes_[producer]->output;
-                        if (part.h != in.h || part.w != in.w)
-                            throw ModelError(quoted(layer) + " needs inputs of the same height and width: '" +
-                                             nodes_[node.inputs.front()]->spec.name + "' gives " + sample_text(in) +
-                                             ", '" + nodes_[producer]->spec.name + "' gives " + sample_text(part));
-                        node.output.c += part.c;
-                    }
-                    break;
-                }
-            }
-        } catch (const ModelError&) {
-            throw;
-        } catch (const std::invalid_argument& error) {
-            throw ModelError(quoted(layer) + ": " + error.what());
-        }
-    }
-    const Shape out = nodes_.back()->output;
-    if (loss_kind_ == LossKind::softmax_cross_entropy && (out.h != 1 || out.w != 1))
-        throw ModelError("the output " + quoted(nodes_.back()->spec) + " gives " + sample_text(out) +
-                         "; a classifier must end in flat class scores (add Flatten and a Dense layer)");
-    if (loss_kind_ == LossKind::softmax_cross_entropy && out.c < 2)
-        throw ModelError("the output " + quoted(nodes_.back()->spec) + " has " + std::to_string(out.c) +
-                         " unit; a classifier needs one unit per class (at least 2)");
 }
 
 void Network::plan_memory() {

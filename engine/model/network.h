@@ -11,18 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "model/graph_analysis.h"
 #include "model/network_spec.h"
 #include "ops/runtime.h"
 #include "tensor/tensor_arena.h"
 #include "train/optimizer.h"
 
 namespace bps::model {
-
-// A network that cannot be built: the message names the layer and says what to change.
-class ModelError : public std::invalid_argument {
-public:
-    using std::invalid_argument::invalid_argument;
-};
 
 struct LayerSummary {
     std::string name;
@@ -103,7 +98,6 @@ private:
     struct Node;
     struct Parameter;
     void build_graph(const NetworkSpec& spec);
-    void infer_shapes();
     void plan_memory();
     void initialise_parameters(std::uint64_t seed);
     Tensor view(TensorId id, int count) const;

@@ -79,15 +79,7 @@ TEST_CASE("impossible networks are refused with a message naming the layer", "[n
     SECTION("a kernel larger than its input") {
         require_model_error(
             spec_of({1, 1, 3, 3}, {input_layer(), conv2d("conv3", 2, 5), flatten("f"), dense("out", 2)}),
-            "Conv2D 'conv3': " + [] {
-                try {
-                    (void)ops::conv2d_output_shape(Shape{4, 1, 3, 3}, 2,
-                                                   ops::Conv2dGeometry{5, 5, 1, 1, Padding::valid});
-                } catch (const std::invalid_argument& error) {
-                    return std::string(error.what());
-                }
-                return std::string("no error");
-            }());
+            "Conv2D 'conv3': kernel 5x5 is larger than its 3x3 input; use a smaller kernel or 'same' padding");
     }
     SECTION("a cycle") {
         require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), from(add("add1", {"input", "fc"}), {"input", "fc"}),

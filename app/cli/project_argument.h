@@ -1,0 +1,24 @@
+#pragma once
+// The PROJECT word of `backprop summary/train/evaluate/predict`: a project file, or the name of
+// an example that ships inside the program (mlp, cnn, cifar) when no such file exists.
+#include <string>
+
+#include "datasets/dataset.h"
+#include "project/project.h"
+#include "session/project_data.h"
+
+namespace bps::cli {
+
+struct OpenedProject {
+    project::Project project;
+    std::string source;  // the file as given, or "example 'cnn'"
+};
+
+// Throws project::ProjectError for a damaged file, UsageError when PROJECT is missing.
+OpenedProject open_project(const std::optional<std::string>& argument);
+
+// The project's graph checked against its dataset's shape and classes; a problem becomes a
+// std::runtime_error "SOURCE: problem" naming the layer.
+model::GraphAnalysis check_project(const OpenedProject& opened, const session::DataFacts& facts);
+
+}  // namespace bps::cli

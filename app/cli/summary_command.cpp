@@ -1,0 +1,71 @@
+// backprop summary: the network as a table, like Keras's model.summary(), with what each layer
+// costs per image. Needs no device and reads no image.
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/format.h"
+#include "cli/project_argument.h"
+
+namespace bps::cli {
+
+const char* const summary_help =
+    "usage: backprop summary PROJECT\n"
+    "\n"
+    "Prints the project's network layer by layer: output shape (channels, height, width, without\n"
+    "the batch), parameters, forward FLOPs and activation memory per image, then the totals.\n"
+    "PROJECT is a project file or a shipped example: mlp, cnn or cifar.\n"
+    "A network that cannot work is reported with the layer and what to change.\n";
+
+namespace {
+std::string shape_text(const Shape& shape) {
+    std::string text = "(";
+    text += std::to_string(shape.c);
+    if (shape.h != 1 || shape.w != 1) {
+        text += ", ";
+        text += std::to_string(shape.h);
+        text += ", ";
+        text += std::to_string(shape.w);
+    }
+    return text + ")";
+}
+}  // namespace
+
+int run_summary(Arguments& arguments) {
+    const std::optional<std::string> word = arguments.take_word();
+    arguments.expect_nothing_left();
+    const OpenedProject opened = open_project(word);
+    const session::DataFacts facts = session::project_data_facts(opened.project.dataset);
+    const model::GraphAnalysis analysis = check_project(opened, facts);
+
+    const std::string name = opened.project.name.empty() ? opened.source : opened.project.name;
+    std::cout << "Project '" << name << "' on " << facts.title << " (" << facts.shape.to_string() << ", "
+              << facts.class_count << " classes)\n\n";
+    std::ostringstream table;
+    table << std::left << std::setw(34) << "Layer (type)" << std::setw(16) << "Output shape" << std::right
+          << std::setw(12) << "Parameters" << std::setw(15) << "FLOPs" << std::setw(12) << "Memory"
+          << "\n";
+    table << std::string(89, '=') << "\n";
+    for (const model::LayerAnalysis& layer : analysis.layers) {
+        const std::string title = layer.spec.name + " (" + model::layer_type_name(layer.spec.type) + ")";
+        table << std::left << std::setw(34) << title << std::setw(16) << shape_text(layer.output) << std::right
+              << std::setw(12) << format_thousands(layer.parameters) << std::setw(15) << format_flops(layer.flops)
+              << std::setw(12) << format_bytes(layer.activation_bytes) << "\n";
+    }
+    table << std::string(89, '=') << "\n";
+    std::cout << table.str();
+    const std::size_t parameters = analysis.parameters();
+    const std::size_t trainable = analysis.trainable_parameters();
+    const int batch = opened.project.training.batch_size;
+    std::cout << "Total parameters: " << format_thousands(parameters) << " ("
+              << format_bytes(parameters * sizeof(float)) << ")\n"
+              << "Trainable parameters: " << format_thousands(trainable) << "\n"
+              << "Non-trainable parameters: " << format_thousands(parameters - trainable) << "\n"
+              << "Forward pass per image: " << format_flops(analysis.flops()) << "\n"
+              << "Activations per image: " << format_bytes(analysis.activation_bytes()) << " (a batch of " << batch
+              << ": " << format_bytes(analysis.activation_bytes() * static_cast<std::size_t>(batch)) << ")\n";
+    return exit_ok;
+}
+
+}  // namespace bps::cli

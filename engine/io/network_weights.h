@@ -1,0 +1,29 @@
+#pragma once
+// Moving a network's parameters between the device and host arrays, the form weights files
+// hold. Matching is by name ("fc1.weight") and shape, so a file saved from another network is
+// refused with what differs instead of being loaded into the wrong layers.
+#include <span>
+#include <string>
+#include <vector>
+
+#include "io/weights_file.h"
+#include "model/network.h"
+#include "ops/runtime.h"
+
+namespace bps::io {
+
+// Every parameter (BatchNorm's running statistics included), in Network::parameters() order.
+// Blocks until the device has finished.
+std::vector<NamedArray> download_parameters(ops::Runtime& runtime, const model::Network& network);
+
+// Replaces every parameter of `network` with the array of the same name. Throws WeightsFileError
+// naming `source` when an array is missing, has another shape, or the source holds an array the
+// network does not have; nothing is changed on the device then.
+void upload_parameters(ops::Runtime& runtime, model::Network& network, std::span<const NamedArray> arrays,
+                       const std::string& source);
+
+// The dims a parameter tensor is saved with: [c] for a per-channel vector, [out, in] for a Dense
+// weight, [out, in, kh, kw] for a Conv2D weight.
+std::vector<int> parameter_dims(const Shape& shape);
+
+}  // namespace bps::io

@@ -1,0 +1,56 @@
+#include "session/evaluation.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "datasets/feeding.h"
+
+namespace bps::session {
+
+Evaluation evaluate(model::Network& network, const datasets::Dataset& dataset, std::span<const std::size_t> indices) {
+    std::vector<std::size_t> order(indices.begin(), indices.end());
+    if (order.empty()) {
+        order.resize(dataset.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+    }
+    Evaluation result;
+    if (order.empty()) return result;
+    network.clear_totals();
+    datasets::BatchIterator batches(dataset, std::move(order), static_cast<std::size_t>(network.batch_size()));
+    datasets::Batch batch;
+    while (batches.next(batch)) network.evaluate_batch(batch.images, batch.labels);
+    const model::Network::Totals totals = network.read_totals();
+    network.clear_totals();
+    result.samples = totals.samples;
+    result.loss = totals.loss_sum / static_cast<double>(totals.samples);
+    result.accuracy = totals.correct / static_cast<double>(totals.samples);
+    return result;
+}
+
+std::vector<std::vector<float>> predict_probabilities(model::Network& network, std::span<const float> images,
+                                                      std::size_t count) {
+    const std::size_t per_image = network.input_shape().per_sample();
+    const std::size_t classes = network.output_shape().per_sample();
+    std::vector<std::vector<float>> result;
+    const std::size_t batch = static_cast<std::size_t>(network.batch_size());
+    for (std::size_t first = 0; first < count; first += batch) {
+        const std::size_t n = std::min(batch, count - first);
+        const std::vector<float> probabilities =
+            network.predict(images.subspan(first * per_image, n * per_image), static_cast<int>(n));
+        for (std::size_t i = 0; i < n; ++i)
+            result.emplace_back(probabilities.begin() + static_cast<std::ptrdiff_t>(i * classes),
+                                probabilities.begin() + static_cast<std::ptrdiff_t>((i + 1) * classes));
+    }
+    return result;
+}
+
+std::vector<ClassScore> top_classes(std::span<const float> probabilities, std::size_t k) {
+    std::vector<ClassScore> scores;
+    for (std::size_t i = 0; i < probabilities.size(); ++i) scores.push_back({static_cast<int>(i), probabilities[i]});
+    std::stable_sort(scores.begin(), scores.end(),
+                     [](const ClassScore& a, const ClassScore& b) { return a.probability > b.probability; });
+    scores.resize(std::min(k, scores.size()));
+    return scores;
+}
+
+}  // namespace bps::session

@@ -1,0 +1,54 @@
+#include "session/project_data.h"
+
+#include <filesystem>
+
+#include "datasets/catalogue.h"
+#include "datasets/data_location.h"
+
+namespace bps::session {
+
+namespace {
+datasets::ImageFolderOptions folder_options(const project::DatasetSettings& settings) {
+    return datasets::ImageFolderOptions{settings.height, settings.width, settings.channels};
+}
+}  // namespace
+
+DataFacts project_data_facts(const project::DatasetSettings& settings) {
+    DataFacts facts;
+    if (settings.folder.empty()) {
+        const datasets::CatalogueEntry& entry = datasets::catalogue_entry(settings.name);
+        facts.title = entry.title;
+        facts.shape = entry.shape;
+        facts.class_count = entry.class_count;
+        return facts;
+    }
+    // One class per visible subfolder, as the image-folder reader counts them.
+    const std::filesystem::path folder(settings.folder);
+    std::error_code error;
+    if (!std::filesystem::is_directory(folder, error))
+        throw datasets::DatasetError(folder, "the image folder does not exist");
+    facts.title = folder.string();
+    facts.shape = datasets::ImageShape{settings.channels, settings.height, settings.width};
+    for (const auto& item : std::filesystem::directory_iterator(folder))
+        if (item.is_directory() && item.path().filename().string().rfind('.', 0) != 0) ++facts.class_count;
+    return facts;
+}
+
+datasets::DatasetSplits load_project_data(const project::DatasetSettings& settings,
+                                          std::vector<datasets::SkippedImage>* skipped) {
+    if (settings.folder.empty())
+        return datasets::load_dataset(datasets::catalogue_entry(settings.name), datasets::user_data_root());
+    datasets::ImageFolderResult result = datasets::read_image_folder(settings.folder, folder_options(settings));
+    if (skipped) *skipped = std::move(result.skipped);
+    datasets::DatasetSplits splits;
+    splits.train = std::move(result.dataset);
+    return splits;
+}
+
+model::NetworkSpec project_network(const project::Project& project, const datasets::ImageShape& shape) {
+    model::NetworkSpec spec = project.network;
+    spec.input = Shape{1, shape.channels, shape.height, shape.width};
+    return spec;
+}
+
+}  // namespace bps::session

@@ -1,0 +1,24 @@
+#include "session/training_data.h"
+
+namespace bps::session {
+
+TrainingData prepare_training_data(datasets::DatasetSplits splits, const project::DatasetSettings& settings,
+                                   std::uint64_t seed) {
+    TrainingData data;
+    data.train = std::move(splits.train);
+    data.test = std::move(splits.test);
+    data.split = datasets::split_train_validation(data.train.size(), settings.validation_fraction, seed);
+    if (settings.normalize) {
+        // Statistics of the training split only: the test images must not leak into training.
+        data.normalization = datasets::compute_normalization(data.train);
+        datasets::normalize(data.train, data.normalization);
+        if (data.test.size() > 0) datasets::normalize(data.test, data.normalization);
+    }
+    return data;
+}
+
+void normalize_like(datasets::Dataset& dataset, const datasets::Normalization& normalization) {
+    if (!normalization.mean.empty()) datasets::normalize(dataset, normalization);
+}
+
+}  // namespace bps::session

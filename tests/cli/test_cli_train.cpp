@@ -1,0 +1,268 @@
+// backprop summary, train, evaluate and predict as a learner runs them, on a small image-folder
+// project the test writes (two classes of 8x8 stripes), so each run takes a second or two.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
+
+#include "cli.h"
+#include "support/image_writer.h"
+#include "support/process.h"
+#include "support/temp_dir.h"
+
+using namespace bps::test;
+
+namespace {
+
+// "rows" images have bright horizontal stripes, "columns" vertical ones, at random phase and
+// brightness: a small MLP tells them apart after a few epochs, but not before training.
+void write_stripes(const std::filesystem::path& folder, int per_class) {
+    std::mt19937 generator(5);
+    for (const std::string kind : {"columns", "rows"}) {
+        std::filesystem::create_directories(folder / kind);
+        for (int i = 0; i < per_class; ++i) {
+            std::vector<std::uint8_t> pixels(64);
+            const int phase = static_cast<int>(generator() % 2);
+            const int bright = 150 + static_cast<int>(generator() % 100);
+            for (int y = 0; y < 8; ++y)
+                for (int x = 0; x < 8; ++x) {
+                    const int along = kind == "rows" ? y : x;
+                    const int noise = static_cast<int>(generator() % 40);
+                    pixels[static_cast<std::size_t>(y * 8 + x)] =
+                        static_cast<std::uint8_t>((along % 2 == phase ? bright : 0) + noise);
+                }
+            write_test_png(folder / kind / (std::to_string(i) + ".png"), 8, 8, 1, pixels);
+        }
+    }
+}
+
+std::filesystem::path write_project(const std::filesystem::path& dir, const std::filesystem::path& images,
+                                    int output_units = 2) {
+    const std::filesystem::path file = dir / "stripes.json";
+    std::ofstream out(file);
+    out << R"({
+  "format": "backprop-studio-project", "version": 1, "name": "stripes",
+  "network": {
+    "nodes": [{"name": "input", "type": "Input"}, {"name": "flatten", "type": "Flatten"},
+              {"name": "fc1", "type": "Dense", "params": {"units": 16}},
+              {"name": "relu", "type": "Activation", "params": {"activation": "relu"}},
+              {"name": "out", "type": "Dense", "params": {"units": )"
+        << output_units << R"(, "initializer": "glorot_uniform"}}],
+    "edges": [{"from": "input", "to": "flatten"}, {"from": "flatten", "to": "fc1"}, {"from": "fc1", "to": "relu"},
+              {"from": "relu", "to": "out"}]
+  },
+  "dataset": {"name": "", "folder": )"
+        << nlohmann::json(images.generic_string()).dump() << R"(, "image_size": [8, 8], "channels": 1,
+              "validation_fraction": 0.25},
+  "training": {"epochs": 8, "batch_size": 8, "seed": 3, "optimizer": {"type": "sgd", "learning_rate": 0.05}}
+})";
+    return file;
+}
+
+}  // namespace
+
+TEST_CASE("summary prints every layer of a shipped example with the totals", "[cli][train]") {
+    const ProcessResult result = run_command(backprop("summary cnn"));
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.output, Catch::Contains("Project 'cnn' on Fashion-MNIST (1x28x28, 10 classes)"));
+    // Output shape, parameters, FLOPs and activation memory of conv1: 32x26x26 outputs of 9 taps
+    // each, 32*9+32 parameters, (2*9+1)*21632 FLOPs, 21632 floats.
+    CHECK(std::regex_search(result.output,
+                            std::regex(R"(conv1 \(Conv2D\) +\(32, 26, 26\) +320 +411\.01 KFLOPs +84\.5 KiB)")));
+    CHECK(std::regex_search(result.output, std::regex(R"(fc1 \(Dense\) +\(128\) +204,928 )")));
+    CHECK_THAT(result.output, Catch::Contains("Total parameters: 225,034 (879 KiB)"));
+    CHECK_THAT(result.output, Catch::Contains("Forward pass per image: 5.35 MFLOPs"));
+}
+
+TEST_CASE("summary of an impossible network names the file and the layer", "[cli][train]") {
+    TempDir dir("cli-summary-invalid");
+    write_stripes(dir.path() / "images", 2);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images", 5);
+    const ProcessResult result = run_command(backprop("summary \"" + project.string() + "\""));
+    CHECK(result.exit_code == 1);
+    CHECK(result.output == "backprop summary: error: " + project.string() +
+                               ": the output 'out' has 5 units but the dataset has 2 classes\n");
+    const ProcessResult missing = run_command(backprop("summary no-such-project.json"));
+    CHECK(missing.exit_code == 1);
+    CHECK(missing.output ==
+          "backprop summary: error: no-such-project.json: the file does not exist; the examples "
+          "that ship with Backprop Studio are mlp, cnn and cifar\n");
+}
+
+TEST_CASE("train, then evaluate and predict with the saved weights", "[cli][train]") {
+    TempDir dir("cli-train");
+    write_stripes(dir.path() / "images", 32);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    const std::filesystem::path weights = dir.path() / "stripes.h5";
+
+    const ProcessResult trained =
+        run_command(backprop("train \"" + project.string() + "\" --save-weights \"" + weights.string() + "\""));
+    INFO(trained.output);
+    REQUIRE(trained.exit_code == 0);
+    CHECK_THAT(trained.output, Catch::Contains("training 'stripes' on " + (dir.path() / "images").string() +
+                                               ": 48 training, 16 validation, 0 test images"));
+    CHECK_THAT(trained.output, Catch::Contains("8 epochs, batch 8, SGD, learning rate 0.05, momentum 0.9, seed 3"));
+    // One line per epoch with the validation figures; no test split in an image folder.
+    const std::regex epoch_line(
+        R"(epoch (\d)/8: loss [0-9.]+, accuracy [0-9.]+ \| validation loss [0-9.]+, accuracy ([0-9.]+) \|)");
+    std::vector<double> validation;
+    for (auto it = std::sregex_iterator(trained.output.begin(), trained.output.end(), epoch_line);
+         it != std::sregex_iterator(); ++it)
+        validation.push_back(std::stod((*it)[2]));
+    REQUIRE(validation.size() == 8);
+    CHECK(validation.back() >= 0.9);
+    CHECK_THAT(trained.output, !Catch::Contains("test accuracy"));
+    CHECK_THAT(trained.output, Catch::Contains("weights saved to " + weights.string()));
+    REQUIRE(std::filesystem::exists(weights));
+
+    const ProcessResult evaluated =
+        run_command(backprop("evaluate \"" + project.string() + "\" --weights \"" + weights.string() + "\""));
+    INFO(evaluated.output);
+    REQUIRE(evaluated.exit_code == 0);
+    std::smatch found;
+    REQUIRE(std::regex_search(evaluated.output, found,
+                              std::regex(R"(accuracy ([0-9.]+), loss [0-9.]+ \(64 images of the folder\))")));
+    CHECK(std::stod(found[1]) >= 0.9);
+
+    // Two new images the network has not seen, and one that is not an image.
+    std::vector<std::uint8_t> rows(64), columns(64);
+    for (int y = 0; y < 8; ++y)
+        for (int x = 0; x < 8; ++x) {
+            rows[static_cast<std::size_t>(y * 8 + x)] = y % 2 ? 220 : 10;
+            columns[static_cast<std::size_t>(y * 8 + x)] = x % 2 ? 220 : 10;
+        }
+    write_test_png(dir.path() / "new_rows.png", 8, 8, 1, rows);
+    write_test_png(dir.path() / "new_columns.png", 8, 8, 1, columns);
+    std::ofstream(dir.path() / "notes.png") << "not an image";
+    const ProcessResult predicted =
+        run_command(backprop("predict \"" + project.string() + "\" --weights \"" + weights.string() + "\" \"" +
+                             (dir.path() / "new_rows.png").string() + "\" \"" + (dir.path() / "notes.png").string() +
+                             "\" \"" + (dir.path() / "new_columns.png").string() + "\""));
+    INFO(predicted.output);
+    CHECK(predicted.exit_code == 1);  // one image could not be read
+    CHECK_THAT(predicted.output, Catch::Contains("backprop predict: error: " + (dir.path() / "notes.png").string()));
+    std::smatch line;
+    REQUIRE(std::regex_search(predicted.output, line,
+                              std::regex(R"(new_rows\.png: (rows|columns) ([0-9.]+), (rows|columns) ([0-9.]+)\n)")));
+    CHECK(line[1] == "rows");
+    CHECK(std::stod(line[2]) >= std::stod(line[4]));
+    CHECK(std::stod(line[2]) + std::stod(line[4]) == Approx(1.0).margin(0.002));
+    REQUIRE(std::regex_search(predicted.output, line, std::regex(R"(new_columns\.png: (rows|columns) )")));
+    CHECK(line[1] == "columns");
+}
+
+TEST_CASE("the same project and seed train the same run twice", "[cli][train]") {
+    TempDir dir("cli-train-replay");
+    write_stripes(dir.path() / "images", 16);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    const std::string command = backprop("train \"" + project.string() + "\" --epochs 3");
+    const ProcessResult first = run_command_stdout(command);
+    const ProcessResult second = run_command_stdout(command);
+    const ProcessResult other = run_command_stdout(command + " --seed 4");
+    REQUIRE(first.exit_code == 0);
+    // Equal up to the timings: drop everything after the last '|' of each epoch line.
+    auto figures = [](const std::string& output) {
+        std::string kept;
+        const std::regex line(R"((epoch \d/3: [^|]+\|[^|]+)\|)");
+        for (auto it = std::sregex_iterator(output.begin(), output.end(), line); it != std::sregex_iterator(); ++it)
+            kept += (*it)[1].str() + "\n";
+        return kept;
+    };
+    REQUIRE(!figures(first.output).empty());
+    CHECK(figures(first.output) == figures(second.output));
+    CHECK(figures(first.output) != figures(other.output));
+}
+
+TEST_CASE("train refuses bad options and destinations before training", "[cli][train]") {
+    TempDir dir("cli-train-refused");
+    write_stripes(dir.path() / "images", 2);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    const std::string quoted = "\"" + project.string() + "\"";
+
+    const ProcessResult rate = run_command(backprop("train " + quoted + " --lr 0"));
+    CHECK(rate.exit_code == 2);
+    CHECK_THAT(rate.output, Catch::StartsWith("backprop train: --lr needs a number above 0, not '0'"));
+
+    const std::filesystem::path nowhere = dir.path() / "missing" / "w.h5";
+    const ProcessResult destination =
+        run_command(backprop("train " + quoted + " --save-weights \"" + nowhere.string() + "\""));
+    CHECK(destination.exit_code == 1);
+    CHECK(destination.output == "backprop train: error: " + nowhere.string() + ": the folder '" +
+                                    (dir.path() / "missing").string() + "' does not exist\n");
+
+    const ProcessResult no_project = run_command(backprop("train"));
+    CHECK(no_project.exit_code == 2);
+    CHECK_THAT(no_project.output, Catch::StartsWith("backprop train: which project?"));
+}
+
+TEST_CASE("a dataset that is not here is reported with how to get it", "[cli][train]") {
+    TempDir data("cli-train-no-data");
+    ScopedEnvironment data_dir("BACKPROP_DATA_DIR", data.path().string());
+    TempDir dir("cli-train-mnist");
+    std::string text =
+        "{\"format\": \"backprop-studio-project\", \"version\": 1, \"network\": {\"nodes\": ["
+        "{\"name\": \"input\", \"type\": \"Input\"}, {\"name\": \"flatten\", \"type\": \"Flatten\"},"
+        "{\"name\": \"out\", \"type\": \"Dense\", \"params\": {\"units\": 10}}], \"edges\": ["
+        "{\"from\": \"input\", \"to\": \"flatten\"}, {\"from\": \"flatten\", \"to\": \"out\"}]},"
+        "\"dataset\": {\"name\": \"mnist\"}}";
+    std::ofstream(dir.path() / "mnist.json") << text;
+    const ProcessResult result = run_command(backprop("train \"" + (dir.path() / "mnist.json").string() + "\""));
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.output, Catch::Contains("backprop train: error: " + (data.path() / "mnist").string()));
+    CHECK_THAT(result.output, Catch::Contains("backprop datasets download mnist"));
+}
+
+TEST_CASE("weights from another network are refused by evaluate", "[cli][train]") {
+    TempDir dir("cli-evaluate-mismatch");
+    write_stripes(dir.path() / "images", 8);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    const std::filesystem::path weights = dir.path() / "w.h5";
+    REQUIRE(run_command(
+                backprop("train \"" + project.string() + "\" --epochs 1 --save-weights \"" + weights.string() + "\""))
+                .exit_code == 0);
+    // The same data with a wider hidden layer.
+    std::string text;
+    {
+        std::ifstream in(project);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    text.replace(text.find("\"units\": 16"), 11, "\"units\": 32");
+    const std::filesystem::path wider = dir.path() / "wider.json";
+    std::ofstream(wider) << text;
+    const ProcessResult result =
+        run_command(backprop("evaluate \"" + wider.string() + "\" --weights \"" + weights.string() + "\""));
+    CHECK(result.exit_code == 1);
+    CHECK(result.output == "backprop evaluate: error: " + weights.string() +
+                               ": array 'fc1.weight' is 16x64 but the network needs 32x64; it was saved from a "
+                               "different network\n");
+    const ProcessResult no_weights = run_command(backprop("evaluate \"" + wider.string() + "\""));
+    CHECK(no_weights.exit_code == 2);
+    CHECK_THAT(no_weights.output, Catch::StartsWith("backprop evaluate: --weights FILE is needed"));
+}
+
+#ifndef _WIN32
+TEST_CASE("Ctrl-C stops training after the batch, still saves the weights and exits with 130", "[cli][train]") {
+    TempDir dir("cli-train-interrupt");
+    write_stripes(dir.path() / "images", 16);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    const std::filesystem::path weights = dir.path() / "w.h5";
+    // SIGINT once training has begun (the "device" line comes right before the first batch), into
+    // a run of many epochs. The shell reports the program's own exit status.
+    const std::filesystem::path log = dir.path() / "train.log";
+    const std::string script =
+        backprop("train \"" + project.string() + "\" --epochs 100000 --save-weights \"" + weights.string() + "\"") +
+        " > \"" + log.string() + "\" 2>&1 & pid=$!; for i in $(seq 1 1200); do grep -q '^device ' \"" + log.string() +
+        "\" && break; sleep 0.05; done; sleep 0.5; kill -INT $pid; wait $pid; status=$?; cat \"" + log.string() +
+        "\"; exit $status";
+    const ProcessResult result = run_command("sh -c '" + std::regex_replace(script, std::regex("'"), "'\\''") + "'");
+    INFO(result.output);
+    CHECK(result.exit_code == 130);
+    CHECK_THAT(result.output, Catch::Contains("stopping after this batch..."));
+    CHECK(std::regex_search(result.output, std::regex(R"(stopped after \d+ whole epochs?\n)")));
+    CHECK_THAT(result.output, Catch::Contains("weights saved to " + weights.string()));
+    const ProcessResult evaluated =
+        run_command(backprop("evaluate \"" + project.string() + "\" --weights \"" + weights.string() + "\""));
+    CHECK(evaluated.exit_code == 0);
+}
+#endif
