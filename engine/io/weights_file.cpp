@@ -420,7 +420,8 @@ std::string load_weights_description(const std::filesystem::path& file) {
     const std::lock_guard lock(hdf5_lock());
     const QuietHdf5Errors quiet;
     Hdf5Handle hdf5 = open_weights_file(file);
-    // An absent description is no damage: it is free text for people, nothing depends on it.
+    // An absent description is no damage of the file itself; a caller that needs one (the model
+    // card of session/model_card.h) says so with its own message.
     return read_single_string_attribute(hdf5.get(), "description").value_or("");
 }
 

@@ -25,8 +25,8 @@ public:
 };
 
 // Names must be "<layer>.<array>" with no '/' ; throws WeightsFileError (also for a folder that does
-// not exist or cannot be written). `description` is stored as a root attribute (e.g. the project
-// name) and read back by load_weights_description.
+// not exist or cannot be written). `description` is stored as a root attribute and read back by
+// load_weights_description (`backprop train` stores the model card of session/model_card.h there).
 void save_weights(const std::filesystem::path& file, std::span<const NamedArray> arrays,
                   const std::string& description = {});
 

@@ -9,7 +9,8 @@ TrainingData prepare_training_data(datasets::DatasetSplits splits, const project
     data.test = std::move(splits.test);
     data.split = datasets::split_train_validation(data.train.size(), settings.validation_fraction, seed);
     if (settings.normalize) {
-        // Statistics of the training split only: the test images must not leak into training.
+        // Statistics of the training split (its validation samples included, a small leak that keeps
+        // the statistics one pass over one dataset); the test images never leak into training.
         data.normalization = datasets::compute_normalization(data.train);
         datasets::normalize(data.train, data.normalization);
         if (data.test.size() > 0) datasets::normalize(data.test, data.normalization);
