@@ -18,20 +18,6 @@ const char* const summary_help =
     "PROJECT is a project file or a shipped example: mlp, cnn or cifar.\n"
     "A network that cannot work is reported with the layer and what to change.\n";
 
-namespace {
-std::string shape_text(const Shape& shape) {
-    std::string text = "(";
-    text += std::to_string(shape.c);
-    if (shape.h != 1 || shape.w != 1) {
-        text += ", ";
-        text += std::to_string(shape.h);
-        text += ", ";
-        text += std::to_string(shape.w);
-    }
-    return text + ")";
-}
-}  // namespace
-
 int run_summary(Arguments& arguments) {
     const std::optional<std::string> word = arguments.take_word();
     arguments.expect_nothing_left();
@@ -49,7 +35,7 @@ int run_summary(Arguments& arguments) {
     table << std::string(89, '=') << "\n";
     for (const model::LayerAnalysis& layer : analysis.layers) {
         const std::string title = layer.spec.name + " (" + model::layer_type_name(layer.spec.type) + ")";
-        table << std::left << std::setw(34) << title << std::setw(16) << shape_text(layer.output) << std::right
+        table << std::left << std::setw(34) << title << std::setw(16) << layer.output.sample_text() << std::right
               << std::setw(12) << format_thousands(layer.parameters) << std::setw(15) << format_flops(layer.flops)
               << std::setw(12) << format_bytes(layer.activation_bytes) << "\n";
     }

@@ -1,5 +1,6 @@
 #include "cli/terminal.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -49,6 +50,14 @@ bool interrupt_requested() {
     return interrupted != 0;
 }
 
+std::string progress_bar(double fraction, int width) {
+    const int filled = std::clamp(static_cast<int>(fraction * width), 0, width);
+    std::string bar = "[";
+    bar.append(static_cast<std::size_t>(filled), '#');
+    bar.append(static_cast<std::size_t>(width - filled), ' ');
+    return bar + "]";
+}
+
 void ProgressDisplay::bytes(const std::string& label, std::uint64_t done, std::uint64_t total) {
     const auto now = std::chrono::steady_clock::now();
     if (label != label_) {
@@ -73,11 +82,8 @@ void ProgressDisplay::bytes(const std::string& label, std::uint64_t done, std::u
     last_drawn_ = now;
     const double seconds = std::chrono::duration<double>(now - started_).count();
     const double speed = seconds > 0.2 ? static_cast<double>(done - first_done_) / seconds : 0.0;
-    constexpr int width = 24;
-    const int filled = static_cast<int>(fraction * width);
     std::ostringstream line;
-    line << "\r" << label << " [" << std::string(static_cast<std::size_t>(filled), '#')
-         << std::string(static_cast<std::size_t>(width - filled), ' ') << "] " << std::setw(3) << percent << "% "
+    line << "\r" << label << " " << progress_bar(fraction, 24) << " " << std::setw(3) << percent << "% "
          << mebibytes(done) << "/" << mebibytes(total) << " MiB";
     if (speed > 0) {
         line << "  " << mebibytes(static_cast<std::uint64_t>(speed)) << " MiB/s";

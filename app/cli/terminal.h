@@ -14,6 +14,9 @@ bool stderr_is_terminal();
 void catch_interrupts();
 bool interrupt_requested();
 
+// "[#####     ]": `fraction` (0 to 1) of `width` cells filled.
+std::string progress_bar(double fraction, int width);
+
 // One progress display on stderr. On a terminal a bar redrawn in place at most 10 times a
 // second; otherwise a plain line at every quarter, so logs stay readable.
 class ProgressDisplay {

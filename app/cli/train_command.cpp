@@ -1,7 +1,6 @@
 // backprop train: the whole job of a learner in one command. The project is checked before any
 // image is read, the training runs on the engine's session thread, and the main thread shows
 // progress and turns Ctrl-C into a clean stop that still saves the weights.
-#include <filesystem>
 #include <iostream>
 #include <mutex>
 
@@ -52,13 +51,6 @@ std::string optimizer_text(const train::OptimizerSettings& optimizer) {
     return text.str();
 }
 
-// Fails before training when the weights could not be written afterwards.
-void check_weights_destination(const std::filesystem::path& file) {
-    const std::filesystem::path folder = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
-    std::error_code error;
-    if (!std::filesystem::is_directory(folder, error))
-        throw io::WeightsFileError(file, "the folder '" + folder.string() + "' does not exist");
-}
 }  // namespace
 
 int run_train(Arguments& arguments) {
@@ -78,7 +70,7 @@ int run_train(Arguments& arguments) {
     if (rate) project.training.optimizer.learning_rate = static_cast<float>(*rate);
     if (seed) project.training.seed = *seed;
     const std::string request = cl::device_request(device_flag ? device_flag : std::optional(project.device));
-    if (weights_file) check_weights_destination(*weights_file);
+    if (weights_file) io::check_weights_destination(*weights_file);  // before training, not after
 
     // Everything that can be checked without the images, first.
     const session::DataFacts facts = session::project_data_facts(project.dataset);

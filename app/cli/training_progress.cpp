@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/format.h"
+#include "cli/terminal.h"
 
 namespace bps::cli {
 
@@ -24,7 +25,8 @@ std::string epoch_label(const session::BatchReport& report) {
 void TrainingProgress::batch(const session::BatchReport& report) {
     const double fraction = static_cast<double>(report.batch) / static_cast<double>(report.batches);
     const double remaining = report.batch > 0 ? report.epoch_seconds * (1.0 / fraction - 1.0) : 0.0;
-    const std::string figures = std::string("loss ") + fixed(report.loss, 4) + ", accuracy " + fixed(report.accuracy, 4) + ", " +
+    const std::string figures = std::string("loss ") + fixed(report.loss, 4) + ", accuracy " +
+                                fixed(report.accuracy, 4) + ", " +
                                 format_thousands(static_cast<std::uint64_t>(report.images_per_second)) + " images/s";
     if (!terminal_) {
         const int quarter = static_cast<int>(fraction * 4.0);
@@ -40,12 +42,9 @@ void TrainingProgress::batch(const session::BatchReport& report) {
     const auto now = std::chrono::steady_clock::now();
     if (report.batch < report.batches && now - last_drawn_ < std::chrono::milliseconds(100)) return;
     last_drawn_ = now;
-    constexpr int width = 20;
-    const int filled = static_cast<int>(fraction * width);
     std::ostringstream line;
-    line << "\r" << epoch_label(report) << " [" << std::string(static_cast<std::size_t>(filled), '#')
-         << std::string(static_cast<std::size_t>(width - filled), ' ') << "] " << report.batch << "/" << report.batches
-         << "  " << figures;
+    line << "\r" << epoch_label(report) << " " << progress_bar(fraction, 20) << " " << report.batch << "/"
+         << report.batches << "  " << figures;
     if (report.batch < report.batches) line << "  ETA " << format_duration(remaining);
     line << "   ";  // clears what a longer previous line left
     out_ << line.str() << std::flush;

@@ -4,17 +4,6 @@
 
 namespace bps::io {
 
-namespace {
-std::string dims_text(const std::vector<int>& dims) {
-    std::string text;
-    for (int d : dims) {
-        if (!text.empty()) text += 'x';
-        text += std::to_string(d);
-    }
-    return text;
-}
-}  // namespace
-
 std::vector<int> parameter_dims(const Shape& shape) {
     if (shape.n == 1 && shape.h == 1 && shape.w == 1) return {shape.c};
     if (shape.h == 1 && shape.w == 1) return {shape.n, shape.c};

@@ -92,12 +92,6 @@ std::string bad_name_problem(const std::string& name) {
            "' is not '<layer>.<array>' (exactly one '.', no '/', neither part empty), e.g. 'fc1.weight'";
 }
 
-std::string dims_text(const std::vector<int>& dims) {
-    std::string text;
-    for (std::size_t i = 0; i < dims.size(); ++i) text += (i ? "x" : "") + std::to_string(dims[i]);
-    return text;
-}
-
 // The number of values the dims describe, saturating rather than wrapping on absurd dims.
 std::uint64_t dims_product(const std::vector<int>& dims) {
     std::uint64_t product = 1;
@@ -370,9 +364,16 @@ NamedArray read_array(const std::filesystem::path& file, hid_t hdf5, const std::
 
 }  // namespace
 
-void save_weights(const std::filesystem::path& file, std::span<const NamedArray> arrays,
-                  const std::string& description) {
-    validate_arrays(file, arrays);
+std::string dims_text(const std::vector<int>& dims) {
+    std::string text;
+    for (int dim : dims) {
+        if (!text.empty()) text += 'x';
+        text += std::to_string(dim);
+    }
+    return text;
+}
+
+void check_weights_destination(const std::filesystem::path& file) {
     const std::filesystem::path folder = file.parent_path();
     std::error_code error;
     if (!folder.empty()) {
@@ -387,6 +388,13 @@ void save_weights(const std::filesystem::path& file, std::span<const NamedArray>
     if (std::filesystem::is_directory(file, error)) {
         throw WeightsFileError(file, "is a folder; give a file name for the weights, e.g. weights.h5");
     }
+}
+
+void save_weights(const std::filesystem::path& file, std::span<const NamedArray> arrays,
+                  const std::string& description) {
+    validate_arrays(file, arrays);
+    check_weights_destination(file);
+    std::error_code error;
     std::filesystem::path temporary = file;
     temporary += ".part";
     try {

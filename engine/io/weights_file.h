@@ -24,6 +24,14 @@ public:
     WeightsFileError(const std::filesystem::path& file, const std::string& problem);
 };
 
+// "16x64": dims as messages show them.
+std::string dims_text(const std::vector<int>& dims);
+
+// Throws WeightsFileError when weights could not be saved as `file`: its folder is missing or not a
+// folder, or `file` is a folder. save_weights checks this too; a trainer calls it before training so
+// that hours of work do not end in an unsavable file.
+void check_weights_destination(const std::filesystem::path& file);
+
 // Names must be "<layer>.<array>" with no '/' ; throws WeightsFileError (also for a folder that does
 // not exist or cannot be written). `description` is stored as a root attribute and read back by
 // load_weights_description (`backprop train` stores the model card of session/model_card.h there).

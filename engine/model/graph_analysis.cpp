@@ -13,12 +13,6 @@ std::string quoted(const LayerSpec& layer) {
     return std::string(layer_type_name(layer.type)) + " '" + layer.name + "'";
 }
 
-// Keras prints shapes without the batch: "(8, 14, 14)" for channels, height, width.
-std::string sample_text(const Shape& shape) {
-    if (shape.h == 1 && shape.w == 1) return "(" + std::to_string(shape.c) + ")";
-    return "(" + std::to_string(shape.c) + ", " + std::to_string(shape.h) + ", " + std::to_string(shape.w) + ")";
-}
-
 std::string size_text(int h, int w) {
     return std::to_string(h) + "x" + std::to_string(w);
 }
@@ -175,8 +169,8 @@ void infer_layer(LayerAnalysis& layer, const std::vector<LayerAnalysis>& done) {
             for (int producer : layer.inputs)
                 if (done[producer].output != in)
                     throw ModelError(quoted(spec) + " needs inputs of the same shape: '" +
-                                     done[layer.inputs.front()].spec.name + "' gives " + sample_text(in) + ", '" +
-                                     done[producer].spec.name + "' gives " + sample_text(done[producer].output));
+                                     done[layer.inputs.front()].spec.name + "' gives " + in.sample_text() + ", '" +
+                                     done[producer].spec.name + "' gives " + done[producer].output.sample_text());
             layer.output = in;
             layer.flops = static_cast<double>(layer.inputs.size() - 1) * in_count;
             break;
@@ -187,8 +181,8 @@ void infer_layer(LayerAnalysis& layer, const std::vector<LayerAnalysis>& done) {
                 const Shape& part = done[producer].output;
                 if (part.h != in.h || part.w != in.w)
                     throw ModelError(quoted(spec) + " needs inputs of the same height and width: '" +
-                                     done[layer.inputs.front()].spec.name + "' gives " + sample_text(in) + ", '" +
-                                     done[producer].spec.name + "' gives " + sample_text(part));
+                                     done[layer.inputs.front()].spec.name + "' gives " + in.sample_text() + ", '" +
+                                     done[producer].spec.name + "' gives " + part.sample_text());
                 layer.output.c += part.c;
             }
             break;
@@ -251,7 +245,7 @@ GraphAnalysis analyse_graph(const NetworkSpec& spec) {
 
     const LayerAnalysis& last = analysis.layers.back();
     if (spec.loss == LossKind::softmax_cross_entropy && (last.output.h != 1 || last.output.w != 1))
-        throw ModelError("the output " + quoted(last.spec) + " gives " + sample_text(last.output) +
+        throw ModelError("the output " + quoted(last.spec) + " gives " + last.output.sample_text() +
                          "; a classifier must end in flat class scores (add Flatten and a Dense layer)");
     if (spec.loss == LossKind::softmax_cross_entropy && last.output.c < 2)
         throw ModelError("the output " + quoted(last.spec) + " has " + std::to_string(last.output.c) +

@@ -50,11 +50,6 @@ Shape per_sample(Shape shape) {
     return shape;
 }
 
-// Keras prints shapes without the batch: "(8, 14, 14)" for channels, height, width.
-std::string sample_text(const Shape& shape) {
-    if (shape.h == 1 && shape.w == 1) return "(" + std::to_string(shape.c) + ")";
-    return "(" + std::to_string(shape.c) + ", " + std::to_string(shape.h) + ", " + std::to_string(shape.w) + ")";
-}
 }  // namespace
 
 Network::Network(ops::Runtime& runtime, const NetworkSpec& spec, int batch_size,
@@ -234,7 +229,7 @@ void Network::upload_images(std::span<const float> images, int count) {
     const std::size_t expected = static_cast<std::size_t>(count) * input_sample_.count();
     if (images.size() != expected)
         throw std::invalid_argument("images: " + std::to_string(images.size()) + " values for " +
-                                    std::to_string(count) + " samples of " + sample_text(input_sample_));
+                                    std::to_string(count) + " samples of " + input_sample_.sample_text());
     runtime_.write(output_of(0, count), images);
 }
 

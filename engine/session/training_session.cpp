@@ -7,6 +7,7 @@
 #include "io/network_weights.h"
 #include "model/network.h"
 #include "ops/runtime.h"
+#include "session/project_data.h"
 #include "train/schedule.h"
 
 namespace bps::session {
@@ -18,13 +19,6 @@ double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The project's network with the data's image shape as its input.
-model::NetworkSpec network_for(const project::Project& project, const datasets::Dataset& train) {
-    project::analyse_project(project, train.shape, static_cast<int>(train.class_count()));
-    model::NetworkSpec spec = project.network;
-    spec.input = Shape{1, train.shape.channels, train.shape.height, train.shape.width};
-    return spec;
-}
 }  // namespace
 
 TrainingSession::TrainingSession(SessionSetup setup, SessionEvents events)
@@ -101,7 +95,9 @@ void TrainingSession::train() {
     const TrainingData& data = *setup_.data;
     const project::TrainingSettings& settings = setup_.project.training;
     const project::DatasetSettings& feeding = setup_.project.dataset;
-    const model::NetworkSpec spec = network_for(setup_.project, data.train);
+    // Checked against the data first, so a mismatch is reported with the layer, not by an op.
+    project::analyse_project(setup_.project, data.train.shape, static_cast<int>(data.train.class_count()));
+    const model::NetworkSpec spec = project_network(setup_.project, data.train.shape);
     if (data.split.train.empty()) throw std::invalid_argument("the training split has no images");
 
     std::optional<cl::KernelCache> cache;

@@ -24,6 +24,9 @@ struct Shape {
 
     // "64x1x28x28": what error messages and summaries show.
     std::string to_string() const;
+    // One sample as Keras prints it, without the batch: "(8, 14, 14)" (channels, height, width),
+    // or "(128)" for flat features.
+    std::string sample_text() const;
 };
 
 // Throws std::invalid_argument naming `what` when any dimension is below 1.

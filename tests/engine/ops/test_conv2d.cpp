@@ -5,6 +5,7 @@
 
 #include "ops/conv2d.h"
 #include "ops/op_checks.h"
+#include "ops/weighted_layer_check.h"
 #include "reference/conv2d.h"
 
 using namespace bps;
@@ -43,57 +44,24 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
     const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
     const std::size_t workspace_elements = ops::conv2d_workspace_elements(c.x, c.filters, c.geometry);
 
-    test::TestTensors t;
-    const TensorId x = t.add("x", c.x), w = t.add("w", w_shape), b = t.add("b", b_shape), y = t.add("y", y_shape);
-    const TensorId dy = t.add("dy", y_shape), dx = t.add("dx", c.x), dw = t.add("dw", w_shape),
-                   db = t.add("db", b_shape);
-    const TensorId workspace = t.add("workspace", {1, static_cast<int>(workspace_elements), 1, 1});
-    t.allocate();
-    const std::vector<float> x_host = test::random_values(c.x.count(), 31);
-    const std::vector<float> w_host = test::random_values(w_shape.count(), 32);
-    const std::vector<float> b_host = test::random_values(b_shape.count(), 33);
-    const std::vector<float> dy_host = test::random_values(y_shape.count(), 34);
-    const std::vector<float> dx_before = test::random_values(c.x.count(), 35);
-    t.write(x, x_host);
-    t.write(w, w_host);
-    t.write(b, b_host);
-    t.write(dy, dy_host);
-    t.write(dx, dx_before);
-    // Stale values in the outputs and the workspace, as another layer would leave them.
-    t.write(y, test::random_values(y_shape.count(), 36));
-    t.write(dw, test::random_values(w_shape.count(), 37));
-    t.write(db, test::random_values(b_shape.count(), 38));
-    t.write(workspace, test::random_values(workspace_elements, 39));
-
+    test::WeightedLayerTensors layer(c.x, w_shape, b_shape, y_shape, 31, workspace_elements);
+    test::TestTensors& t = layer.t;
     ops::Runtime& runtime = test::op_runtime();
-    ops::conv2d_forward(runtime, c.geometry, t[x], t[w], t[b], t[y], t[workspace]);
+    ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace]);
     std::vector<float> y_ref(y_shape.count());
-    ref::conv2d_forward<float>(c.geometry, c.x, w_shape, x_host, w_host, b_host, y_ref);
-    test::require_close(t.read(y), y_ref, tolerance, "y");
+    ref::conv2d_forward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, y_ref);
+    test::require_close(t.read(layer.y), y_ref, tolerance, "y");
 
     // The backward must not rely on what the forward left in the workspace.
-    t.write(workspace, test::random_values(workspace_elements, 40));
+    t.write(layer.workspace, test::random_values(workspace_elements, 40));
     std::vector<float> dx_ref(c.x.count()), dw_ref(w_shape.count()), db_ref(b_shape.count());
-    ref::conv2d_backward<float>(c.geometry, c.x, w_shape, x_host, w_host, dy_host, dx_ref, dw_ref, db_ref);
-    SECTION("overwriting the input gradient") {
-        ops::conv2d_backward(runtime, c.geometry, t[x], t[w], t[dy], t[dx], ops::GradWrite::overwrite, t[dw], t[db],
-                             t[workspace]);
-        test::require_close(t.read(dx), dx_ref, tolerance, "dx");
-    }
-    SECTION("adding to the input gradient") {
-        ops::conv2d_backward(runtime, c.geometry, t[x], t[w], t[dy], t[dx], ops::GradWrite::accumulate, t[dw], t[db],
-                             t[workspace]);
-        std::vector<float> expected(c.x.count());
-        for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = dx_before[i] + dx_ref[i];
-        test::require_close(t.read(dx), expected, tolerance, "dx accumulated", test::max_abs(dx_before));
-    }
-    SECTION("without an input gradient") {
-        ops::conv2d_backward(runtime, c.geometry, t[x], t[w], t[dy], Tensor{nullptr, 0, c.x}, ops::GradWrite::overwrite,
-                             t[dw], t[db], t[workspace]);
-        test::require_close(t.read(dx), dx_before, 0, "dx left alone");
-    }
-    test::require_close(t.read(dw), dw_ref, tolerance, "dweight");
-    test::require_close(t.read(db), db_ref, tolerance, "dbias");
+    ref::conv2d_backward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.dy_host, dx_ref, dw_ref,
+                                db_ref);
+    test::check_weighted_backward(layer, dx_ref, dw_ref, db_ref, tolerance,
+                                  [&](const Tensor& dx, ops::GradWrite write) {
+                                      ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], dx,
+                                                           write, t[layer.dw], t[layer.db], t[layer.workspace]);
+                                  });
 }
 
 TEST_CASE("conv2d backward on the reference matches finite differences", "[conv2d]") {

@@ -3,6 +3,7 @@
 
 #include "ops/dense.h"
 #include "ops/op_checks.h"
+#include "ops/weighted_layer_check.h"
 #include "reference/dense.h"
 
 using namespace bps;
@@ -22,51 +23,20 @@ TEST_CASE("dense forward and backward match the reference on odd shapes", "[dens
     const Shape y_shape{c.x.n, c.out, 1, 1};
     INFO(c.x.to_string() << " to " << c.out << " features");
 
-    test::TestTensors t;
-    const TensorId x = t.add("x", c.x), w = t.add("w", w_shape), b = t.add("b", b_shape), y = t.add("y", y_shape);
-    const TensorId dy = t.add("dy", y_shape), dx = t.add("dx", c.x), dw = t.add("dw", w_shape),
-                   db = t.add("db", b_shape);
-    t.allocate();
-    const std::vector<float> x_host = test::random_values(c.x.count(), 11);
-    const std::vector<float> w_host = test::random_values(w_shape.count(), 12);
-    const std::vector<float> b_host = test::random_values(b_shape.count(), 13);
-    const std::vector<float> dy_host = test::random_values(y_shape.count(), 14);
-    const std::vector<float> dx_before = test::random_values(c.x.count(), 15);
-    t.write(x, x_host);
-    t.write(w, w_host);
-    t.write(b, b_host);
-    t.write(dy, dy_host);
-    t.write(dx, dx_before);
-    // Stale values in the outputs show that they are overwritten, not added to.
-    t.write(y, test::random_values(y_shape.count(), 16));
-    t.write(dw, test::random_values(w_shape.count(), 17));
-    t.write(db, test::random_values(b_shape.count(), 18));
-
+    test::WeightedLayerTensors layer(c.x, w_shape, b_shape, y_shape, 11);
+    test::TestTensors& t = layer.t;
     ops::Runtime& runtime = test::op_runtime();
-    ops::dense_forward(runtime, t[x], t[w], t[b], t[y]);
+    ops::dense_forward(runtime, t[layer.x], t[layer.w], t[layer.b], t[layer.y]);
     std::vector<float> y_ref(y_shape.count());
-    ref::dense_forward<float>(c.x, w_shape, x_host, w_host, b_host, y_ref);
-    test::require_close(t.read(y), y_ref, tolerance, "y");
+    ref::dense_forward<float>(c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, y_ref);
+    test::require_close(t.read(layer.y), y_ref, tolerance, "y");
 
     std::vector<float> dx_ref(c.x.count()), dw_ref(w_shape.count()), db_ref(b_shape.count());
-    ref::dense_backward<float>(c.x, w_shape, x_host, w_host, dy_host, dx_ref, dw_ref, db_ref);
-    SECTION("overwriting the input gradient") {
-        ops::dense_backward(runtime, t[x], t[w], t[dy], t[dx], ops::GradWrite::overwrite, t[dw], t[db]);
-        test::require_close(t.read(dx), dx_ref, tolerance, "dx");
-    }
-    SECTION("adding to the input gradient") {
-        ops::dense_backward(runtime, t[x], t[w], t[dy], t[dx], ops::GradWrite::accumulate, t[dw], t[db]);
-        std::vector<float> expected(c.x.count());
-        for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = dx_before[i] + dx_ref[i];
-        test::require_close(t.read(dx), expected, tolerance, "dx accumulated", test::max_abs(dx_before));
-    }
-    SECTION("without an input gradient") {
-        ops::dense_backward(runtime, t[x], t[w], t[dy], Tensor{nullptr, 0, c.x}, ops::GradWrite::overwrite, t[dw],
-                            t[db]);
-        test::require_close(t.read(dx), dx_before, 0, "dx left alone");
-    }
-    test::require_close(t.read(dw), dw_ref, tolerance, "dweight");
-    test::require_close(t.read(db), db_ref, tolerance, "dbias");
+    ref::dense_backward<float>(c.x, w_shape, layer.x_host, layer.w_host, layer.dy_host, dx_ref, dw_ref, db_ref);
+    test::check_weighted_backward(
+        layer, dx_ref, dw_ref, db_ref, tolerance, [&](const Tensor& dx, ops::GradWrite write) {
+            ops::dense_backward(runtime, t[layer.x], t[layer.w], t[layer.dy], dx, write, t[layer.dw], t[layer.db]);
+        });
 }
 
 TEST_CASE("dense backward on the reference matches finite differences", "[dense]") {

@@ -34,8 +34,8 @@ TEST_CASE("weights without a model card are refused with what to do", "[session]
         "w.h5: does not say which images and classes it was trained on; save it again with "
         "'backprop train --save-weights'";
     for (const std::string& text : {std::string(), std::string("my weights"), std::string("{\"project\": \"x\"}"),
-                                   std::string("{\"project\": \"x\", \"shape\": [1, 0, 28], \"class_names\": [], "
-                                               "\"normalization\": {\"mean\": [], \"stddev\": []}}")}) {
+                                    std::string("{\"project\": \"x\", \"shape\": [1, 0, 28], \"class_names\": [], "
+                                                "\"normalization\": {\"mean\": [], \"stddev\": []}}")}) {
         INFO(text);
         REQUIRE_THROWS_MATCHES(session::parse_model_card(text, "w.h5"), io::WeightsFileError,
                                Catch::Matchers::Message(message));

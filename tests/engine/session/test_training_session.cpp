@@ -144,14 +144,12 @@ TEST_CASE("stop ends at a batch boundary and keeps the weights trained so far", 
     // paused, then stops. Both trained exactly three batches, so their weights are identical.
     Recorded stopped;
     {
-        TrainingSession* self = nullptr;
         std::promise<TrainingSession*> ready;
         auto handle = ready.get_future().share();
         TrainingSession session(setup_of(small_project()), recorder(stopped, [handle](const BatchReport& report) {
                                     if (report.batch == 3) handle.get()->stop();
                                 }));
-        self = &session;
-        ready.set_value(self);
+        ready.set_value(&session);
         session.wait();
     }
     REQUIRE(stopped.finish);
