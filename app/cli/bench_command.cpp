@@ -4,14 +4,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "bench/reference_networks.h"
-#include "bench/step_timing.h"
-#include "cl/cache_location.h"
-#include "cl/device.h"
-#include "cl/kernel_cache.h"
-#include "cli/commands.h"
-#include "cli/format.h"
-#include "ops/runtime.h"
+#include "engine/bench/reference_networks.h"
+#include "engine/bench/step_timing.h"
+#include "engine/cl/cache_location.h"
+#include "engine/cl/device.h"
+#include "engine/cl/kernel_cache.h"
+#include "app/cli/commands.h"
+#include "app/cli/format.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::cli {
 

@@ -1,6 +1,6 @@
 #pragma once
 // One function per `backprop` command; each returns the process exit status.
-#include "cli/arguments.h"
+#include "app/cli/arguments.h"
 
 namespace bps::cli {
 

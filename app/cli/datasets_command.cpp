@@ -3,9 +3,9 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
-#include "cli/format.h"
-#include "cli/terminal.h"
+#include "app/cli/commands.h"
+#include "app/cli/format.h"
+#include "app/cli/terminal.h"
 #include "datasets/catalogue.h"
 #include "datasets/data_location.h"
 #include "datasets/image_folder.h"

@@ -4,10 +4,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cl/device.h"
-#include "cl/error.h"
-#include "cli/commands.h"
-#include "cli/format.h"
+#include "engine/cl/device.h"
+#include "engine/cl/error.h"
+#include "app/cli/commands.h"
+#include "app/cli/format.h"
 
 namespace bps::cli {
 

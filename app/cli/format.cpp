@@ -1,4 +1,4 @@
-#include "cli/format.h"
+#include "app/cli/format.h"
 
 #include <cstdio>
 

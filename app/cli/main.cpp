@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "cl/cache_location.h"
-#include "cl/error.h"
-#include "cli/commands.h"
+#include "engine/cl/cache_location.h"
+#include "engine/cl/error.h"
+#include "app/cli/commands.h"
 
 namespace {
 

@@ -2,12 +2,12 @@
 #include <iomanip>
 #include <iostream>
 
-#include "cli/commands.h"
-#include "cli/project_argument.h"
-#include "cli/trained_network.h"
+#include "app/cli/commands.h"
+#include "app/cli/project_argument.h"
+#include "app/cli/trained_network.h"
 #include "datasets/image_folder.h"
-#include "session/evaluation.h"
-#include "session/training_data.h"
+#include "engine/session/evaluation.h"
+#include "engine/session/training_data.h"
 
 namespace bps::cli {
 

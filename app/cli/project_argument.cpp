@@ -1,8 +1,8 @@
-#include "cli/project_argument.h"
+#include "app/cli/project_argument.h"
 
 #include <filesystem>
 
-#include "cli/arguments.h"
+#include "app/cli/arguments.h"
 
 namespace bps::cli {
 

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "datasets/dataset.h"
-#include "project/project.h"
-#include "session/project_data.h"
+#include "engine/project/project.h"
+#include "engine/session/project_data.h"
 
 namespace bps::cli {
 

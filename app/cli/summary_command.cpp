@@ -4,9 +4,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/commands.h"
-#include "cli/format.h"
-#include "cli/project_argument.h"
+#include "app/cli/commands.h"
+#include "app/cli/format.h"
+#include "app/cli/project_argument.h"
 
 namespace bps::cli {
 

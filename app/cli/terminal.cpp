@@ -1,4 +1,4 @@
-#include "cli/terminal.h"
+#include "app/cli/terminal.h"
 
 #include <algorithm>
 #include <atomic>

@@ -4,16 +4,16 @@
 #include <iostream>
 #include <mutex>
 
-#include "cl/cache_location.h"
-#include "cl/device.h"
-#include "cli/commands.h"
-#include "cli/format.h"
-#include "cli/project_argument.h"
-#include "cli/terminal.h"
-#include "cli/training_progress.h"
-#include "io/weights_file.h"
-#include "session/model_card.h"
-#include "session/training_session.h"
+#include "engine/cl/cache_location.h"
+#include "engine/cl/device.h"
+#include "app/cli/commands.h"
+#include "app/cli/format.h"
+#include "app/cli/project_argument.h"
+#include "app/cli/terminal.h"
+#include "app/cli/training_progress.h"
+#include "engine/io/weights_file.h"
+#include "engine/session/model_card.h"
+#include "engine/session/training_session.h"
 
 namespace bps::cli {
 

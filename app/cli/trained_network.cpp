@@ -1,7 +1,7 @@
-#include "cli/trained_network.h"
+#include "app/cli/trained_network.h"
 
-#include "cl/cache_location.h"
-#include "io/network_weights.h"
+#include "engine/cl/cache_location.h"
+#include "engine/io/network_weights.h"
 
 namespace bps::cli {
 

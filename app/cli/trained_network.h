@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "cl/device.h"
-#include "cl/kernel_cache.h"
-#include "io/weights_file.h"
-#include "model/network.h"
-#include "ops/runtime.h"
-#include "session/model_card.h"
-#include "session/project_data.h"
+#include "engine/cl/device.h"
+#include "engine/cl/kernel_cache.h"
+#include "engine/io/weights_file.h"
+#include "engine/model/network.h"
+#include "engine/ops/runtime.h"
+#include "engine/session/model_card.h"
+#include "engine/session/project_data.h"
 
 namespace bps::cli {
 

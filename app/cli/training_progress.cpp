@@ -1,12 +1,12 @@
-#include "cli/training_progress.h"
+#include "app/cli/training_progress.h"
 
 #include <cstdio>
 #include <ostream>
 #include <sstream>
 #include <string>
 
-#include "cli/format.h"
-#include "cli/terminal.h"
+#include "app/cli/format.h"
+#include "app/cli/terminal.h"
 
 namespace bps::cli {
 

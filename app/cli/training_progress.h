@@ -5,7 +5,7 @@
 #include <chrono>
 #include <iosfwd>
 
-#include "session/training_session.h"
+#include "engine/session/training_session.h"
 
 namespace bps::cli {
 

@@ -1,4 +1,4 @@
-#include "gui/dataset_download.h"
+#include "app/gui/dataset_download.h"
 
 #include <QEventLoop>
 #include <QMessageBox>

@@ -1,13 +1,13 @@
 // backprop-studio: the Qt window. Discovery runs in the engine; the ui only shows the result.
 #include <QApplication>
 
-#include "cl/cache_location.h"
-#include "datasets/dataset_list_model.h"
-#include "datasets/dataset_panel.h"
-#include "gui/dataset_download.h"
-#include "gui/startup_facts.h"
-#include "gui/startup_warning.h"
-#include "main_window/main_window.h"
+#include "engine/cl/cache_location.h"
+#include "ui/datasets/dataset_list_model.h"
+#include "ui/datasets/dataset_panel.h"
+#include "app/gui/dataset_download.h"
+#include "app/gui/startup_facts.h"
+#include "app/gui/startup_warning.h"
+#include "ui/main_window/main_window.h"
 
 int main(int argc, char** argv) {
     bps::cl::point_vendor_caches_into_cache_root();  // before the first OpenCL call

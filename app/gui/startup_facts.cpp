@@ -1,7 +1,7 @@
-#include "gui/startup_facts.h"
+#include "app/gui/startup_facts.h"
 
-#include "cl/device.h"
-#include "cl/error.h"
+#include "engine/cl/device.h"
+#include "engine/cl/error.h"
 #include "datasets/catalogue.h"
 #include "datasets/data_location.h"
 

@@ -3,7 +3,7 @@
 // (BACKPROP_DEVICE honoured) and whether the default dataset is installed.
 #include <string>
 
-#include "main_window/main_window.h"
+#include "ui/main_window/main_window.h"
 
 namespace bps::app {
 

@@ -1,4 +1,4 @@
-#include "gui/startup_warning.h"
+#include "app/gui/startup_warning.h"
 
 #include <QMessageBox>
 

@@ -1,4 +1,4 @@
-#include "bench/reference_networks.h"
+#include "engine/bench/reference_networks.h"
 
 #include <stdexcept>
 #include <string>

@@ -3,7 +3,7 @@
 // figure of the project is measured on these.
 #include <string_view>
 
-#include "model/network_spec.h"
+#include "engine/model/network_spec.h"
 
 namespace bps::bench {
 

@@ -1,11 +1,11 @@
-#include "bench/step_timing.h"
+#include "engine/bench/step_timing.h"
 
 #include <algorithm>
 #include <chrono>
 #include <vector>
 
-#include "model/network.h"
-#include "train/random.h"
+#include "engine/model/network.h"
+#include "engine/train/random.h"
 
 namespace bps::bench {
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "model/network.h"
-#include "model/network_spec.h"
-#include "ops/runtime.h"
+#include "engine/model/network.h"
+#include "engine/model/network_spec.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::bench {
 

@@ -1,4 +1,4 @@
-#include "cl/cache_location.h"
+#include "engine/cl/cache_location.h"
 
 #include <cstdlib>
 #include <optional>

@@ -1,8 +1,8 @@
-#include "cl/context.h"
+#include "engine/cl/context.h"
 
 #include <stdexcept>
 
-#include "cl/error.h"
+#include "engine/cl/error.h"
 
 namespace bps::cl {
 

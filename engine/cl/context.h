@@ -1,12 +1,12 @@
 #pragma once
 // A context and an in-order command queue on one device: what a training session owns.
-#include "cl/opencl.h"
+#include "engine/cl/opencl.h"
 
 #include <cstddef>
 #include <string>
 
-#include "cl/device.h"
-#include "cl/handle.h"
+#include "engine/cl/device.h"
+#include "engine/cl/handle.h"
 
 namespace bps::cl {
 

@@ -1,11 +1,11 @@
-#include "cl/device.h"
+#include "engine/cl/device.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <stdexcept>
 
-#include "cl/error.h"
+#include "engine/cl/error.h"
 
 namespace bps::cl {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Discovery of every OpenCL platform and device, and the choice of the device to train on.
-#include "cl/opencl.h"
+#include "engine/cl/opencl.h"
 
 #include <cstdint>
 #include <optional>

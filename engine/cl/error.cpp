@@ -1,4 +1,4 @@
-#include "cl/error.h"
+#include "engine/cl/error.h"
 
 namespace bps::cl {
 

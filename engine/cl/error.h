@@ -1,7 +1,7 @@
 #pragma once
 // Every OpenCL status is checked; a failure becomes a ClError that names the call, the status
 // by name and what was involved (kernel, buffer size), so a learner's bug report is useful.
-#include "cl/opencl.h"
+#include "engine/cl/opencl.h"
 
 #include <stdexcept>
 #include <string>

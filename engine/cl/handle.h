@@ -1,6 +1,6 @@
 #pragma once
 // Owning wrapper of one OpenCL object: releases it once, copies retain it.
-#include "cl/opencl.h"
+#include "engine/cl/opencl.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "cl/kernel_cache.h"
+#include "engine/cl/kernel_cache.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,8 +1,8 @@
-#include "cl/kernel_library.h"
+#include "engine/cl/kernel_library.h"
 
 #include <chrono>
 
-#include "cl/program.h"
+#include "engine/cl/program.h"
 #include "kernels/embedded_kernels.h"
 
 namespace bps::cl {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "cl/context.h"
+#include "engine/cl/context.h"
 
 namespace bps::cl {
 

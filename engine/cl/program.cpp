@@ -1,9 +1,9 @@
-#include "cl/program.h"
+#include "engine/cl/program.h"
 
 #include <vector>
 
-#include "cl/error.h"
-#include "cl/kernel_cache.h"
+#include "engine/cl/error.h"
+#include "engine/cl/kernel_cache.h"
 
 namespace bps::cl {
 

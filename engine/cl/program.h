@@ -1,14 +1,14 @@
 #pragma once
 // A program built for one device (from the kernel cache when it holds a valid binary), and
 // the kernels taken from it.
-#include "cl/opencl.h"
+#include "engine/cl/opencl.h"
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-#include "cl/context.h"
-#include "cl/handle.h"
+#include "engine/cl/context.h"
+#include "engine/cl/handle.h"
 
 namespace bps::cl {
 

@@ -1,4 +1,4 @@
-#include "io/network_weights.h"
+#include "engine/io/network_weights.h"
 
 #include <map>
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "io/weights_file.h"
-#include "model/network.h"
-#include "ops/runtime.h"
+#include "engine/io/weights_file.h"
+#include "engine/model/network.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::io {
 

@@ -1,4 +1,4 @@
-#include "io/weights_file.h"
+#include "engine/io/weights_file.h"
 
 #include <hdf5.h>
 

@@ -1,10 +1,10 @@
-#include "model/graph_analysis.h"
+#include "engine/model/graph_analysis.h"
 
 #include <algorithm>
 #include <map>
 
-#include "ops/conv2d.h"
-#include "ops/pool.h"
+#include "engine/ops/conv2d.h"
+#include "engine/ops/pool.h"
 
 namespace bps::model {
 

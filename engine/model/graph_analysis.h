@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/network_spec.h"
+#include "engine/model/network_spec.h"
 
 namespace bps::model {
 

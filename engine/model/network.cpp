@@ -1,21 +1,21 @@
-#include "model/network.h"
+#include "engine/model/network.h"
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <optional>
 
-#include "ops/activation.h"
-#include "ops/batch_norm.h"
-#include "ops/conv2d.h"
-#include "ops/dense.h"
-#include "ops/dropout.h"
-#include "ops/loss.h"
-#include "ops/merge.h"
-#include "ops/metrics.h"
-#include "ops/pool.h"
-#include "train/initializer.h"
-#include "train/random.h"
+#include "engine/ops/activation.h"
+#include "engine/ops/batch_norm.h"
+#include "engine/ops/conv2d.h"
+#include "engine/ops/dense.h"
+#include "engine/ops/dropout.h"
+#include "engine/ops/loss.h"
+#include "engine/ops/merge.h"
+#include "engine/ops/metrics.h"
+#include "engine/ops/pool.h"
+#include "engine/train/initializer.h"
+#include "engine/train/random.h"
 
 namespace bps::model {
 

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "model/graph_analysis.h"
-#include "model/network_spec.h"
-#include "ops/runtime.h"
-#include "tensor/tensor_arena.h"
-#include "train/optimizer.h"
+#include "engine/model/graph_analysis.h"
+#include "engine/model/network_spec.h"
+#include "engine/ops/runtime.h"
+#include "engine/tensor/tensor_arena.h"
+#include "engine/train/optimizer.h"
 
 namespace bps::model {
 

@@ -1,4 +1,4 @@
-#include "model/network_spec.h"
+#include "engine/model/network_spec.h"
 
 namespace bps::model {
 

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "ops/activation.h"
-#include "ops/conv2d.h"
-#include "ops/pool.h"
-#include "tensor/shape.h"
-#include "train/initializer.h"
+#include "engine/ops/activation.h"
+#include "engine/ops/conv2d.h"
+#include "engine/ops/pool.h"
+#include "engine/tensor/shape.h"
+#include "engine/train/initializer.h"
 
 namespace bps::model {
 

@@ -1,4 +1,4 @@
-#include "ops/activation.h"
+#include "engine/ops/activation.h"
 
 #include <stdexcept>
 

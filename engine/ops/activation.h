@@ -3,7 +3,7 @@
 //
 // Tolerance against engine/reference/activation.h (float32, normwise relative error): 1e-6 for
 // y and dx; exp and tanh in OpenCL C may differ from the C++ library by a few ulp.
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::ops {
 

@@ -1,10 +1,10 @@
-#include "ops/batch_norm.h"
+#include "engine/ops/batch_norm.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "cl/error.h"
+#include "engine/cl/error.h"
 
 namespace bps::ops {
 

@@ -12,7 +12,7 @@
 //     few hundred terms per channel in the tests);
 //   backward dx, dgamma, dbeta: 1e-5 (the same sums; dx subtracts the mean gradient, so its
 //     error is relative to the size of dy * gamma * inv_std, which the normwise measure uses).
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::ops {
 

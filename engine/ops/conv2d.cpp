@@ -1,11 +1,11 @@
-#include "ops/conv2d.h"
+#include "engine/ops/conv2d.h"
 
 #include <algorithm>
 #include <climits>
 #include <stdexcept>
 #include <string>
 
-#include "ops/gemm.h"
+#include "engine/ops/gemm.h"
 
 namespace bps::ops {
 

@@ -8,7 +8,7 @@
 // products of values in [-1, 1]; the measured errors are below 1e-6.
 #include <cstddef>
 
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::ops {
 

@@ -1,9 +1,9 @@
-#include "ops/dense.h"
+#include "engine/ops/dense.h"
 
 #include <stdexcept>
 #include <string>
 
-#include "ops/gemm.h"
+#include "engine/ops/gemm.h"
 
 namespace bps::ops {
 

@@ -5,7 +5,7 @@
 // Tolerances (float32 against the float reference, normwise relative, see tests/engine/ops/
 // test_dense.cpp): 1e-5 for y, dx, dweight and dbias. Every output is a sum of at most a few
 // hundred products of values in [-1, 1]; the measured errors are below 1e-6.
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::ops {
 

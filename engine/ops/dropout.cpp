@@ -1,4 +1,4 @@
-#include "ops/dropout.h"
+#include "engine/ops/dropout.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -10,7 +10,7 @@
 // 1e-7 (a compiler may fuse the multiply and the add).
 #include <cstdint>
 
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::ops {
 

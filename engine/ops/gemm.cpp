@@ -1,11 +1,11 @@
-#include "ops/gemm.h"
+#include "engine/ops/gemm.h"
 
 #include <clblast.h>
 
 #include <stdexcept>
 #include <string>
 
-#include "cl/error.h"
+#include "engine/cl/error.h"
 
 namespace bps::ops {
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::ops {
 

@@ -1,4 +1,4 @@
-#include "ops/loss.h"
+#include "engine/ops/loss.h"
 
 #include <stdexcept>
 #include <string>

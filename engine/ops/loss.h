@@ -6,7 +6,7 @@
 // gradient and probabilities 1e-6 (a max, a sum of K exps and a log per sample: a few ulp, the
 // tests use K up to 10 and logits up to 100); correct flags exact (the same comparisons on the
 // same floats); mean squared error 1e-6 (a sum of K squares per sample).
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::ops {
 

@@ -1,4 +1,4 @@
-#include "ops/merge.h"
+#include "engine/ops/merge.h"
 
 #include <cstddef>
 #include <stdexcept>

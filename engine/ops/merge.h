@@ -6,7 +6,7 @@
 // where the terms cancel); accumulated gradients 1e-6 relative to the larger of the terms.
 #include <span>
 
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::ops {
 

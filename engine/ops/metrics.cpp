@@ -1,10 +1,10 @@
-#include "ops/metrics.h"
+#include "engine/ops/metrics.h"
 
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "cl/error.h"
+#include "engine/cl/error.h"
 
 namespace bps::ops {
 

@@ -8,8 +8,8 @@
 // result is the same on every run.
 #include <vector>
 
-#include "cl/handle.h"
-#include "ops/runtime.h"
+#include "engine/cl/handle.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::ops {
 

@@ -1,4 +1,4 @@
-#include "ops/pool.h"
+#include "engine/ops/pool.h"
 
 #include <stdexcept>
 #include <string>

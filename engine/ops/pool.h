@@ -8,7 +8,7 @@
 //   average pooling: y and dx 1e-6 (sums of size_h * size_w terms, at most a few dozen);
 //   global average pooling: y 1e-5 (a sum over a whole plane, up to a few thousand terms, and the
 //     means of random-sign inputs are small next to their terms); dx 1e-6 (one division).
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::ops {
 

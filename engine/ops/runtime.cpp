@@ -1,9 +1,9 @@
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "cl/error.h"
+#include "engine/cl/error.h"
 #include "kernels/embedded_kernels.h"
 
 namespace bps::ops {

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "cl/context.h"
-#include "cl/device.h"
-#include "cl/program.h"
-#include "tensor/tensor.h"
+#include "engine/cl/context.h"
+#include "engine/cl/device.h"
+#include "engine/cl/program.h"
+#include "engine/tensor/tensor.h"
 
 namespace bps::cl {
 class KernelCache;

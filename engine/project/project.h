@@ -14,10 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "datasets/feeding.h"
-#include "model/graph_analysis.h"
-#include "model/network_spec.h"
-#include "train/optimizer.h"
-#include "train/schedule.h"
+#include "engine/model/graph_analysis.h"
+#include "engine/model/network_spec.h"
+#include "engine/train/optimizer.h"
+#include "engine/train/schedule.h"
 
 namespace bps::project {
 

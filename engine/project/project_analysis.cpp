@@ -1,6 +1,6 @@
 // A project's graph checked against its dataset, through the one graph analysis every part of the
 // program uses.
-#include "project/project.h"
+#include "engine/project/project.h"
 
 namespace bps::project {
 

@@ -1,8 +1,8 @@
 // The example projects that ship inside the program, read from the texts the build embeds.
 #include <stdexcept>
 
-#include "project/embedded_examples.h"
-#include "project/project.h"
+#include "engine/project/embedded_examples.h"
+#include "engine/project/project.h"
 
 namespace bps::project {
 

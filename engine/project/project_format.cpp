@@ -1,9 +1,9 @@
-#include "project/project_format.h"
+#include "engine/project/project_format.h"
 
 #include <array>
 #include <utility>
 
-#include "train/initializer.h"
+#include "engine/train/initializer.h"
 
 namespace bps::project::format {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <string_view>
 
-#include "model/network_spec.h"
-#include "project/project.h"
-#include "train/optimizer.h"
-#include "train/schedule.h"
+#include "engine/model/network_spec.h"
+#include "engine/project/project.h"
+#include "engine/train/optimizer.h"
+#include "engine/train/schedule.h"
 
 namespace bps::project::format {
 

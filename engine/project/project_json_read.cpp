@@ -40,9 +40,9 @@
 #include <sstream>
 
 #include "datasets/catalogue.h"
-#include "project/project.h"
-#include "project/project_format.h"
-#include "train/initializer.h"
+#include "engine/project/project.h"
+#include "engine/project/project_format.h"
+#include "engine/train/initializer.h"
 
 namespace bps::project {
 

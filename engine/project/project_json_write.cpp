@@ -6,9 +6,9 @@
 #include <fstream>
 #include <map>
 
-#include "project/project.h"
-#include "project/project_format.h"
-#include "train/initializer.h"
+#include "engine/project/project.h"
+#include "engine/project/project_format.h"
+#include "engine/train/initializer.h"
 
 namespace bps::project {
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <span>
 
-#include "ops/activation.h"
+#include "engine/ops/activation.h"
 
 namespace bps::ref {
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <span>
 
-#include "tensor/shape.h"
+#include "engine/tensor/shape.h"
 
 namespace bps::ref {
 

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <span>
 
-#include "ops/conv2d.h"
-#include "tensor/shape.h"
+#include "engine/ops/conv2d.h"
+#include "engine/tensor/shape.h"
 
 namespace bps::ref {
 

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <span>
 
-#include "tensor/shape.h"
+#include "engine/tensor/shape.h"
 
 namespace bps::ref {
 

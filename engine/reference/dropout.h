@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include "ops/dropout.h"
+#include "engine/ops/dropout.h"
 
 namespace bps::ref {
 

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "tensor/shape.h"
+#include "engine/tensor/shape.h"
 
 namespace bps::ref {
 

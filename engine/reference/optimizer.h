@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "train/optimizer.h"
+#include "engine/train/optimizer.h"
 
 namespace bps::ref {
 

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <span>
 
-#include "ops/pool.h"
-#include "tensor/shape.h"
+#include "engine/ops/pool.h"
+#include "engine/tensor/shape.h"
 
 namespace bps::ref {
 

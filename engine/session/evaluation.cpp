@@ -1,4 +1,4 @@
-#include "session/evaluation.h"
+#include "engine/session/evaluation.h"
 
 #include <algorithm>
 #include <numeric>

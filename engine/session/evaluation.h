@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "datasets/dataset.h"
-#include "model/network.h"
+#include "engine/model/network.h"
 
 namespace bps::session {
 

@@ -1,8 +1,8 @@
-#include "session/model_card.h"
+#include "engine/session/model_card.h"
 
 #include <nlohmann/json.hpp>
 
-#include "io/weights_file.h"
+#include "engine/io/weights_file.h"
 
 namespace bps::session {
 

@@ -1,4 +1,4 @@
-#include "session/project_data.h"
+#include "engine/session/project_data.h"
 
 #include <filesystem>
 

@@ -7,8 +7,8 @@
 
 #include "datasets/dataset.h"
 #include "datasets/image_folder.h"
-#include "model/network_spec.h"
-#include "project/project.h"
+#include "engine/model/network_spec.h"
+#include "engine/project/project.h"
 
 namespace bps::session {
 

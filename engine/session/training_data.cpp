@@ -1,4 +1,4 @@
-#include "session/training_data.h"
+#include "engine/session/training_data.h"
 
 namespace bps::session {
 

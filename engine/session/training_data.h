@@ -6,7 +6,7 @@
 
 #include "datasets/dataset.h"
 #include "datasets/feeding.h"
-#include "project/project.h"
+#include "engine/project/project.h"
 
 namespace bps::session {
 

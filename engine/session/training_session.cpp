@@ -1,14 +1,14 @@
-#include "session/training_session.h"
+#include "engine/session/training_session.h"
 
 #include <exception>
 
-#include "cl/kernel_cache.h"
+#include "engine/cl/kernel_cache.h"
 #include "datasets/feeding.h"
-#include "io/network_weights.h"
-#include "model/network.h"
-#include "ops/runtime.h"
-#include "session/project_data.h"
-#include "train/schedule.h"
+#include "engine/io/network_weights.h"
+#include "engine/model/network.h"
+#include "engine/ops/runtime.h"
+#include "engine/session/project_data.h"
+#include "engine/train/schedule.h"
 
 namespace bps::session {
 

@@ -20,11 +20,11 @@
 #include <thread>
 #include <vector>
 
-#include "cl/device.h"
-#include "io/weights_file.h"
-#include "project/project.h"
-#include "session/evaluation.h"
-#include "session/training_data.h"
+#include "engine/cl/device.h"
+#include "engine/io/weights_file.h"
+#include "engine/project/project.h"
+#include "engine/session/evaluation.h"
+#include "engine/session/training_data.h"
 
 namespace bps::session {
 

@@ -1,4 +1,4 @@
-#include "tensor/shape.h"
+#include "engine/tensor/shape.h"
 
 #include <stdexcept>
 

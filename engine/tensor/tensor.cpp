@@ -1,4 +1,4 @@
-#include "tensor/tensor.h"
+#include "engine/tensor/tensor.h"
 
 #include <stdexcept>
 

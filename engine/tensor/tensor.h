@@ -4,8 +4,8 @@
 // out views, so a training step never allocates.
 #include <cstddef>
 
-#include "cl/opencl.h"
-#include "tensor/shape.h"
+#include "engine/cl/opencl.h"
+#include "engine/tensor/shape.h"
 
 namespace bps {
 

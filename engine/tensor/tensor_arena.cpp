@@ -1,4 +1,4 @@
-#include "tensor/tensor_arena.h"
+#include "engine/tensor/tensor_arena.h"
 
 #include <algorithm>
 #include <climits>
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "cl/error.h"
+#include "engine/cl/error.h"
 
 namespace bps {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cl/context.h"
-#include "tensor/tensor.h"
+#include "engine/cl/context.h"
+#include "engine/tensor/tensor.h"
 
 namespace bps {
 

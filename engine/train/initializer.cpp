@@ -1,11 +1,11 @@
-#include "train/initializer.h"
+#include "engine/train/initializer.h"
 
 #include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "train/random.h"
+#include "engine/train/random.h"
 
 namespace bps::train {
 

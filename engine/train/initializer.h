@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tensor/shape.h"
+#include "engine/tensor/shape.h"
 
 namespace bps::train {
 

@@ -1,4 +1,4 @@
-#include "train/optimizer.h"
+#include "engine/train/optimizer.h"
 
 #include <cmath>
 #include <stdexcept>

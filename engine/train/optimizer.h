@@ -5,7 +5,7 @@
 // bias corrections differ).
 #include <span>
 
-#include "ops/runtime.h"
+#include "engine/ops/runtime.h"
 
 namespace bps::train {
 

@@ -1,4 +1,4 @@
-#include "train/random.h"
+#include "engine/train/random.h"
 
 #include <cmath>
 #include <stdexcept>

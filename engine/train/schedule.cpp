@@ -1,4 +1,4 @@
-#include "train/schedule.h"
+#include "engine/train/schedule.h"
 
 #include <algorithm>
 #include <cmath>

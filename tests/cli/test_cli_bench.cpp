@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli.h"
-#include "support/process.h"
+#include "tests/cli/cli.h"
+#include "tests/support/process.h"
 
 using namespace bps::test;
 

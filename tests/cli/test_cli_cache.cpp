@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "cli.h"
-#include "support/process.h"
-#include "support/temp_dir.h"
+#include "tests/cli/cli.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps::test;
 

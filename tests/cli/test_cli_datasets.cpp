@@ -3,10 +3,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "cli.h"
-#include "support/image_writer.h"
-#include "support/process.h"
-#include "support/temp_dir.h"
+#include "tests/cli/cli.h"
+#include "tests/support/image_writer.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps::test;
 

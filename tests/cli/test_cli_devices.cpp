@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli.h"
-#include "support/process.h"
+#include "tests/cli/cli.h"
+#include "tests/support/process.h"
 
 using namespace bps::test;
 

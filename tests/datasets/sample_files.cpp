@@ -1,4 +1,4 @@
-#include "sample_files.h"
+#include "tests/datasets/sample_files.h"
 
 #include <archive.h>
 #include <archive_entry.h>

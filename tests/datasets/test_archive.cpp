@@ -8,8 +8,8 @@
 
 #include "datasets/archive.h"
 #include "datasets/dataset.h"
-#include "sample_files.h"
-#include "support/temp_dir.h"
+#include "tests/datasets/sample_files.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps;
 using test::random_bytes;

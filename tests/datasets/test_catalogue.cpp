@@ -5,9 +5,9 @@
 
 #include "datasets/catalogue.h"
 #include "datasets/download.h"
-#include "sample_files.h"
-#include "support/process.h"
-#include "support/temp_dir.h"
+#include "tests/datasets/sample_files.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps;
 using datasets::Availability;

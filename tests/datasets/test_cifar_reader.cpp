@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "datasets/cifar_reader.h"
-#include "sample_files.h"
-#include "support/temp_dir.h"
+#include "tests/datasets/sample_files.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps;
 using Bytes = std::vector<std::uint8_t>;

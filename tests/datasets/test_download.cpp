@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "datasets/download.h"
-#include "sample_files.h"
-#include "support/temp_dir.h"
+#include "tests/datasets/sample_files.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps;
 using test::random_bytes;

@@ -10,8 +10,8 @@
 
 #include "datasets/file_bytes.h"
 #include "datasets/idx_reader.h"
-#include "sample_files.h"
-#include "support/temp_dir.h"
+#include "tests/datasets/sample_files.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps;
 using Bytes = std::vector<std::uint8_t>;

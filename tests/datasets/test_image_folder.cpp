@@ -5,9 +5,9 @@
 #include <random>
 
 #include "datasets/image_folder.h"
-#include "sample_files.h"
-#include "support/image_writer.h"
-#include "support/temp_dir.h"
+#include "tests/datasets/sample_files.h"
+#include "tests/support/image_writer.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps;
 namespace fs = std::filesystem;

@@ -7,12 +7,12 @@
 #include <iostream>
 #include <regex>
 
-#include "cli/cli.h"
+#include "tests/cli/cli.h"
 #include "datasets/catalogue.h"
 #include "datasets/idx_reader.h"
-#include "support/image_writer.h"
-#include "support/process.h"
-#include "support/temp_dir.h"
+#include "tests/support/image_writer.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps::test;
 

@@ -2,9 +2,9 @@
 
 #include <cstdlib>
 
-#include "cl/cache_location.h"
-#include "support/process.h"
-#include "support/temp_dir.h"
+#include "engine/cl/cache_location.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps;
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 #pragma once
 // The device the engine tests run on: the default one (PoCL in CI), or BACKPROP_DEVICE.
-#include "cl/device.h"
+#include "engine/cl/device.h"
 
 namespace bps::test {
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "cl/device.h"
+#include "engine/cl/device.h"
 
 using namespace bps;
 

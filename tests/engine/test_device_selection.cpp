@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "cl/device.h"
-#include "cl/error.h"
-#include "support/process.h"
+#include "engine/cl/device.h"
+#include "engine/cl/error.h"
+#include "tests/support/process.h"
 
 using namespace bps;
 

@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
-#include "cl/context.h"
-#include "cl/error.h"
-#include "cl/program.h"
-#include "test_device.h"
+#include "engine/cl/context.h"
+#include "engine/cl/error.h"
+#include "engine/cl/program.h"
+#include "tests/engine/test_device.h"
 
 using namespace bps;
 

@@ -1,8 +1,8 @@
-#include "cl/kernel_cache.h"
+#include "engine/cl/kernel_cache.h"
 
 #include <catch2/catch.hpp>
 
-#include "support/temp_dir.h"
+#include "tests/support/temp_dir.h"
 
 #include <algorithm>
 #include <cstddef>

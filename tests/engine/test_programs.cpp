@@ -3,13 +3,13 @@
 #include <fstream>
 #include <random>
 
-#include "cl/context.h"
-#include "cl/kernel_cache.h"
-#include "cl/kernel_library.h"
-#include "cl/program.h"
+#include "engine/cl/context.h"
+#include "engine/cl/kernel_cache.h"
+#include "engine/cl/kernel_library.h"
+#include "engine/cl/program.h"
 #include "kernels/embedded_kernels.h"
-#include "support/temp_dir.h"
-#include "test_device.h"
+#include "tests/support/temp_dir.h"
+#include "tests/engine/test_device.h"
 
 using namespace bps;
 

@@ -1,4 +1,4 @@
-#include "support/image_writer.h"
+#include "tests/support/image_writer.h"
 
 // Compiled here, static, so the tests need neither libstb's write symbols nor clash with them.
 #define STB_IMAGE_WRITE_IMPLEMENTATION

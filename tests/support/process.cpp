@@ -1,11 +1,11 @@
-#include "support/process.h"
+#include "tests/support/process.h"
 
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
-#include "support/temp_dir.h"
+#include "tests/support/temp_dir.h"
 #ifndef _WIN32
 #include <sys/wait.h>
 #endif

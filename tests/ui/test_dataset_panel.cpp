@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "datasets/catalogue.h"
-#include "datasets/dataset_list_model.h"
-#include "datasets/dataset_panel.h"
+#include "ui/datasets/dataset_list_model.h"
+#include "ui/datasets/dataset_panel.h"
 #include "datasets/download.h"
-#include "gui/dataset_download.h"
-#include "main_window/main_window.h"
+#include "app/gui/dataset_download.h"
+#include "ui/main_window/main_window.h"
 
 namespace fs = std::filesystem;
 using bps::datasets::CatalogueEntry;

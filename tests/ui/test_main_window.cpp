@@ -3,10 +3,10 @@
 #include <QTableView>
 #include <QTest>
 
-#include "devices/device_list_model.h"
-#include "devices/device_panel.h"
-#include "gui/startup_facts.h"
-#include "main_window/main_window.h"
+#include "ui/devices/device_list_model.h"
+#include "ui/devices/device_panel.h"
+#include "app/gui/startup_facts.h"
+#include "ui/main_window/main_window.h"
 
 class MainWindowTest : public QObject {
     Q_OBJECT

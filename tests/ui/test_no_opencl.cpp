@@ -5,10 +5,10 @@
 #include <QTableView>
 #include <QTest>
 
-#include "devices/device_panel.h"
-#include "gui/startup_facts.h"
-#include "gui/startup_warning.h"
-#include "main_window/main_window.h"
+#include "ui/devices/device_panel.h"
+#include "app/gui/startup_facts.h"
+#include "app/gui/startup_warning.h"
+#include "ui/main_window/main_window.h"
 
 class NoOpenClTest : public QObject {
     Q_OBJECT

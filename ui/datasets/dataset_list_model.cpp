@@ -1,4 +1,4 @@
-#include "datasets/dataset_list_model.h"
+#include "ui/datasets/dataset_list_model.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "datasets/dataset_panel.h"
+#include "ui/datasets/dataset_panel.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -15,7 +15,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "datasets/dataset_list_model.h"
+#include "ui/datasets/dataset_list_model.h"
 
 namespace bps::ui {
 

@@ -1,4 +1,4 @@
-#include "devices/device_list_model.h"
+#include "ui/devices/device_list_model.h"
 
 #include <QFont>
 #include <QLocale>

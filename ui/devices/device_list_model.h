@@ -3,7 +3,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "cl/device.h"
+#include "engine/cl/device.h"
 
 namespace bps::ui {
 

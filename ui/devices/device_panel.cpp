@@ -1,11 +1,11 @@
-#include "devices/device_panel.h"
+#include "ui/devices/device_panel.h"
 
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "devices/device_list_model.h"
+#include "ui/devices/device_list_model.h"
 
 namespace bps::ui {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "cl/device.h"
+#include "engine/cl/device.h"
 
 class QLabel;
 class QTableView;

@@ -1,11 +1,11 @@
-#include "main_window/main_window.h"
+#include "ui/main_window/main_window.h"
 
 #include <QLabel>
 #include <QStatusBar>
 #include <QTabWidget>
 
-#include "datasets/dataset_panel.h"
-#include "devices/device_panel.h"
+#include "ui/datasets/dataset_panel.h"
+#include "ui/devices/device_panel.h"
 
 namespace bps::ui {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cl/device.h"
+#include "engine/cl/device.h"
 #include "datasets/catalogue.h"
 
 class QTabWidget;

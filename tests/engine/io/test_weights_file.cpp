@@ -9,8 +9,8 @@
 #include <iterator>
 #include <random>
 
-#include "io/weights_file.h"
-#include "support/temp_dir.h"
+#include "engine/io/weights_file.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps;
 using io::NamedArray;

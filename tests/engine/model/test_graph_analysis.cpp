@@ -2,8 +2,8 @@
 // counts, FLOPs and activation memory per layer, checked against figures worked out by hand.
 #include <catch2/catch.hpp>
 
-#include "bench/reference_networks.h"
-#include "model/graph_analysis.h"
+#include "engine/bench/reference_networks.h"
+#include "engine/model/graph_analysis.h"
 
 using namespace bps;
 using namespace bps::model;

@@ -2,9 +2,9 @@
 // execution order of a graph, and the messages for graphs that cannot be built.
 #include <catch2/catch.hpp>
 
-#include "bench/reference_networks.h"
-#include "model/network.h"
-#include "ops/op_checks.h"
+#include "engine/bench/reference_networks.h"
+#include "engine/model/network.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 using namespace bps::model;

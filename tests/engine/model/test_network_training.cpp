@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "model/network.h"
-#include "ops/metrics.h"
-#include "ops/op_checks.h"
-#include "train/random.h"
+#include "engine/model/network.h"
+#include "engine/ops/metrics.h"
+#include "tests/engine/ops/op_checks.h"
+#include "engine/train/random.h"
 
 using namespace bps;
 using namespace bps::model;

@@ -1,4 +1,4 @@
-#include "ops/op_checks.h"
+#include "tests/engine/ops/op_checks.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <random>
 #include <sstream>
 
-#include "test_device.h"
+#include "tests/engine/test_device.h"
 
 namespace bps::test {
 

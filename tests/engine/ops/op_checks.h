@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/runtime.h"
-#include "tensor/tensor_arena.h"
+#include "engine/ops/runtime.h"
+#include "engine/tensor/tensor_arena.h"
 
 namespace bps::test {
 

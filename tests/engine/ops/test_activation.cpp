@@ -1,9 +1,9 @@
 // Activations against the C++ reference, and the reference's backward against finite differences.
 #include <catch2/catch.hpp>
 
-#include "ops/activation.h"
-#include "ops/op_checks.h"
-#include "reference/activation.h"
+#include "engine/ops/activation.h"
+#include "tests/engine/ops/op_checks.h"
+#include "engine/reference/activation.h"
 
 using namespace bps;
 using ops::Activation;

@@ -4,9 +4,9 @@
 #include <span>
 #include <vector>
 
-#include "ops/batch_norm.h"
-#include "ops/op_checks.h"
-#include "reference/batch_norm.h"
+#include "engine/ops/batch_norm.h"
+#include "tests/engine/ops/op_checks.h"
+#include "engine/reference/batch_norm.h"
 
 using namespace bps;
 using ops::GradWrite;

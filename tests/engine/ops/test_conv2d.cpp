@@ -3,10 +3,10 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "ops/conv2d.h"
-#include "ops/op_checks.h"
-#include "ops/weighted_layer_check.h"
-#include "reference/conv2d.h"
+#include "engine/ops/conv2d.h"
+#include "tests/engine/ops/op_checks.h"
+#include "tests/engine/ops/weighted_layer_check.h"
+#include "engine/reference/conv2d.h"
 
 using namespace bps;
 using ops::Conv2dGeometry;

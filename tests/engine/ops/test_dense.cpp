@@ -1,10 +1,10 @@
 // Dense against the C++ reference, and the reference's backward against finite differences.
 #include <catch2/catch.hpp>
 
-#include "ops/dense.h"
-#include "ops/op_checks.h"
-#include "ops/weighted_layer_check.h"
-#include "reference/dense.h"
+#include "engine/ops/dense.h"
+#include "tests/engine/ops/op_checks.h"
+#include "tests/engine/ops/weighted_layer_check.h"
+#include "engine/reference/dense.h"
 
 using namespace bps;
 

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdint>
 
-#include "ops/dropout.h"
-#include "ops/op_checks.h"
-#include "reference/dropout.h"
+#include "engine/ops/dropout.h"
+#include "tests/engine/ops/op_checks.h"
+#include "engine/reference/dropout.h"
 
 using namespace bps;
 using ops::GradWrite;

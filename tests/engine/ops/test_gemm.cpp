@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <limits>
 
-#include "ops/gemm.h"
-#include "ops/op_checks.h"
+#include "engine/ops/gemm.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 

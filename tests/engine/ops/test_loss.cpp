@@ -5,9 +5,9 @@
 #include <random>
 #include <vector>
 
-#include "ops/loss.h"
-#include "ops/op_checks.h"
-#include "reference/loss.h"
+#include "engine/ops/loss.h"
+#include "tests/engine/ops/op_checks.h"
+#include "engine/reference/loss.h"
 
 using namespace bps;
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "ops/merge.h"
-#include "ops/op_checks.h"
-#include "reference/merge.h"
+#include "engine/ops/merge.h"
+#include "tests/engine/ops/op_checks.h"
+#include "engine/reference/merge.h"
 
 using namespace bps;
 

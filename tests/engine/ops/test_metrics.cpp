@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "ops/metrics.h"
-#include "ops/op_checks.h"
+#include "engine/ops/metrics.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "ops/op_checks.h"
-#include "ops/pool.h"
-#include "reference/pool.h"
+#include "tests/engine/ops/op_checks.h"
+#include "engine/ops/pool.h"
+#include "engine/reference/pool.h"
 
 using namespace bps;
 using ops::GradWrite;

@@ -1,4 +1,4 @@
-#include "weighted_layer_check.h"
+#include "tests/engine/ops/weighted_layer_check.h"
 
 namespace bps::test {
 

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <functional>
 
-#include "op_checks.h"
+#include "tests/engine/ops/op_checks.h"
 
 namespace bps::test {
 

@@ -2,7 +2,7 @@
 // Field-by-field comparison of projects for the round-trip tests (the structs have no operator==).
 #include <catch2/catch.hpp>
 
-#include "project/project.h"
+#include "engine/project/project.h"
 
 namespace bps::test {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "project/project.h"
+#include "engine/project/project.h"
 
 namespace bps::test {
 

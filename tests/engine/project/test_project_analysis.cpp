@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "project_test_support.h"
+#include "tests/engine/project/project_test_support.h"
 
 using namespace bps;
 

@@ -4,9 +4,9 @@
 #include <fstream>
 #include <iterator>
 
-#include "bench/reference_networks.h"
-#include "project/project.h"
-#include "project_equality.h"
+#include "engine/bench/reference_networks.h"
+#include "engine/project/project.h"
+#include "tests/engine/project/project_equality.h"
 
 namespace {
 

@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "datasets/catalogue.h"
-#include "project_test_support.h"
-#include "support/temp_dir.h"
+#include "tests/engine/project/project_test_support.h"
+#include "tests/support/temp_dir.h"
 
 using bps::test::invalid_projects_dir;
 using bps::test::parse_error;

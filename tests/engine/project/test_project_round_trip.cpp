@@ -4,9 +4,9 @@
 #include <fstream>
 #include <iterator>
 
-#include "project/project.h"
-#include "project_equality.h"
-#include "support/temp_dir.h"
+#include "engine/project/project.h"
+#include "tests/engine/project/project_equality.h"
+#include "tests/support/temp_dir.h"
 
 using bps::project::parse_project;
 using bps::project::Project;

@@ -1,9 +1,9 @@
 // The model card a weights file carries: what `backprop predict` needs besides the weights.
 #include <catch2/catch.hpp>
 
-#include "io/weights_file.h"
-#include "session/model_card.h"
-#include "support/temp_dir.h"
+#include "engine/io/weights_file.h"
+#include "engine/session/model_card.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps;
 

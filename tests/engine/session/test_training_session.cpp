@@ -7,9 +7,9 @@
 #include <future>
 #include <random>
 
-#include "io/network_weights.h"
-#include "session/training_session.h"
-#include "test_device.h"
+#include "engine/io/network_weights.h"
+#include "engine/session/training_session.h"
+#include "tests/engine/test_device.h"
 
 using namespace bps;
 using namespace bps::session;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "train/initializer.h"
+#include "engine/train/initializer.h"
 
 using namespace bps;
 using train::Initializer;

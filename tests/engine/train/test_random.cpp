@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "train/random.h"
+#include "engine/train/random.h"
 
 using bps::train::Pcg32;
 using bps::train::Random;

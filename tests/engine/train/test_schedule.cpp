@@ -1,7 +1,7 @@
 // Learning-rate schedules.
 #include <catch2/catch.hpp>
 
-#include "train/schedule.h"
+#include "engine/train/schedule.h"
 
 using namespace bps::train;
 
