@@ -5,9 +5,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/format.h"
 #include "app/cli/project_argument.h"
-#include "app/cli/trained_network.h"
-#include "engine/session/evaluation.h"
-#include "engine/session/training_data.h"
+#include "app/cli/run_job.h"
+#include "engine/device/device_description.h"
 
 namespace bps::cli {
 
@@ -26,26 +25,23 @@ int run_evaluate(Arguments& arguments) {
     arguments.expect_nothing_left();
     if (!weights_file) throw UsageError("--weights FILE is needed: the weights to evaluate");
 
-    const OpenedProject opened = open_project(word);
-    const project::Project& project = opened.project;
-    const session::DataFacts facts = session::project_data_facts(project.dataset);
-    check_project(opened, facts);
-    const WeightsOnDisk weights = read_weights(*weights_file);
-    check_weights_fit(weights, facts);
-    const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
-    const cl::DeviceInfo& device = devices.at(
-        cl::select_device(devices, cl::device_request(device_flag ? device_flag : std::optional(project.device))));
-
-    // The weights go into the network first: a file from another network fails before the images are read.
-    LoadedNetwork loaded = load_network(device, session::project_network(project, facts.shape),
-                                        batch.value_or(project.training.batch_size), weights);
-    std::cerr << "reading " << facts.title << "...\n";
-    datasets::DatasetSplits splits = session::load_project_data(project.dataset);
-    const bool whole_folder = splits.test.size() == 0;
-    datasets::Dataset images = whole_folder ? std::move(splits.train) : std::move(splits.test);
-    session::normalize_like(images, weights.card.normalization);
-
-    const session::Evaluation result = session::evaluate(*loaded.network, images);
+    OpenedProject opened = open_project(word);
+    session::JobSetup setup;
+    setup.task = session::JobTask::evaluate;
+    setup.device_request = device::device_request(device_flag ? device_flag : std::optional(opened.project.device));
+    setup.project = std::move(opened.project);
+    setup.source = opened.source;
+    setup.batch_size = batch;
+    setup.weights = *weights_file;
+    session::JobEvents events;
+    events.stage = [](const session::StageReport& stage) {
+        if (stage.stage == session::Stage::preparing && stage.activity.rfind("reading ", 0) == 0)
+            std::cerr << stage.activity << "...\n";
+    };
+    const session::JobResult done = run_job(std::move(setup), std::move(events));
+    if (!done.test) return exit_interrupted;  // Ctrl-C before the evaluation
+    const session::Evaluation& result = *done.test;
+    const bool whole_folder = done.whole_folder;
     std::cout << (whole_folder ? "accuracy " : "test accuracy ") << std::fixed << std::setprecision(4)
               << result.accuracy << ", loss " << result.loss << " (" << format_thousands(result.samples)
               << (whole_folder ? " images of the folder)\n" : " images)\n");

@@ -4,8 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cl/cache_location.h"
-#include "engine/cl/error.h"
+#include "engine/device/device_description.h"
 #include "app/cli/commands.h"
 
 namespace {
@@ -72,12 +71,12 @@ int main(int argc, char** argv) {
     }
     try {
         // Before the first OpenCL call, so the drivers' caches persist beside ours.
-        bps::cl::point_vendor_caches_into_cache_root();
+        bps::device::point_driver_caches_beside_ours();
         return command->run(arguments);
     } catch (const UsageError& error) {
         std::cerr << "backprop " << command->name << ": " << error.what() << "\n\n" << command->help;
         return exit_usage;
-    } catch (const bps::cl::NoOpenClError& error) {
+    } catch (const bps::device::NoDeviceError& error) {
         std::cerr << error.what();
         return exit_no_opencl;
     } catch (const std::exception& error) {

@@ -4,10 +4,8 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/project_argument.h"
-#include "app/cli/trained_network.h"
-#include "datasets/image_folder.h"
-#include "engine/session/evaluation.h"
-#include "engine/session/training_data.h"
+#include "app/cli/run_job.h"
+#include "engine/device/device_description.h"
 
 namespace bps::cli {
 
@@ -29,48 +27,27 @@ int run_predict(Arguments& arguments) {
     words.erase(words.begin());
     if (words.empty()) throw UsageError("give at least one image file to predict");
 
-    const OpenedProject opened = open_project(project_word);
-    const WeightsOnDisk weights = read_weights(*weights_file);
-    const session::ModelCard& card = weights.card;
-    session::DataFacts facts;
-    facts.title = "the weights' images";
-    facts.shape = card.shape;
-    facts.class_count = card.class_names.size();
-    check_project(opened, facts);
-    const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
-    const cl::DeviceInfo& device = devices.at(cl::select_device(
-        devices, cl::device_request(device_flag ? device_flag : std::optional(opened.project.device))));
+    OpenedProject opened = open_project(project_word);
+    session::JobSetup setup;
+    setup.task = session::JobTask::predict;
+    setup.device_request = device::device_request(device_flag ? device_flag : std::optional(opened.project.device));
+    setup.project = std::move(opened.project);
+    setup.source = opened.source;
+    setup.weights = *weights_file;
+    setup.images.assign(words.begin(), words.end());
+    const session::JobResult result = run_job(std::move(setup), {});
 
-    // Read every image first: the readable ones are predicted together.
-    datasets::Dataset images;
-    images.shape = card.shape;
-    images.class_names = card.class_names;
-    std::vector<std::string> names;
     int status = exit_ok;
-    for (const std::string& file : words) {
-        try {
-            const std::vector<float> pixels = datasets::read_image_file(
-                file, datasets::ImageFolderOptions{card.shape.height, card.shape.width, card.shape.channels});
-            images.images.insert(images.images.end(), pixels.begin(), pixels.end());
-            images.labels.push_back(0);
-            names.push_back(file);
-        } catch (const std::exception& error) {
-            std::cerr << "backprop predict: error: " << error.what() << "\n";
+    for (const session::Prediction& prediction : result.predictions) {
+        if (!prediction.problem.empty()) {
+            std::cerr << "backprop predict: error: " << prediction.problem << "\n";
             status = exit_failure;
+            continue;
         }
-    }
-    if (names.empty()) return status;
-    session::normalize_like(images, card.normalization);
-
-    LoadedNetwork loaded = load_network(device, session::project_network(opened.project, card.shape),
-                                        static_cast<int>(std::min<std::size_t>(names.size(), 64)), weights);
-    const std::vector<std::vector<float>> probabilities =
-        session::predict_probabilities(*loaded.network, images.images, names.size());
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        std::cout << names[i] << ":";
+        std::cout << prediction.file << ":";
         const char* separator = " ";
-        for (const session::ClassScore& score : session::top_classes(probabilities[i], 3)) {
-            std::cout << separator << card.class_names[static_cast<std::size_t>(score.label)] << " " << std::fixed
+        for (const session::ClassScore& score : prediction.top) {
+            std::cout << separator << result.class_names[static_cast<std::size_t>(score.label)] << " " << std::fixed
                       << std::setprecision(3) << score.probability;
             separator = ", ";
         }

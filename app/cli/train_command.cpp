@@ -1,19 +1,21 @@
-// backprop train: the whole job of a learner in one command. The project is checked before any
-// image is read, the training runs on the engine's session thread, and the main thread shows
-// progress and turns Ctrl-C into a clean stop that still saves the weights.
+// backprop train: the whole job of a learner in one command, parsed here and run by the engine's
+// training job (which checks the project before any image is read, trains and saves). This file
+// prints what the job reports and turns Ctrl-C into a clean stop that still saves the weights.
 #include <iostream>
 #include <mutex>
 
-#include "engine/cl/cache_location.h"
-#include "engine/cl/device.h"
+#include <atomic>
+#include <iomanip>
+#include <sstream>
+
 #include "app/cli/commands.h"
 #include "app/cli/format.h"
 #include "app/cli/project_argument.h"
 #include "app/cli/terminal.h"
 #include "app/cli/training_progress.h"
-#include "engine/io/weights_file.h"
-#include "engine/session/model_card.h"
-#include "engine/session/training_session.h"
+#include "app/cli/run_job.h"
+#include "engine/device/device_description.h"
+#include "engine/session/training_job.h"
 
 namespace bps::cli {
 
@@ -64,102 +66,73 @@ int run_train(Arguments& arguments) {
     arguments.expect_nothing_left();
 
     OpenedProject opened = open_project(word);
-    project::Project& project = opened.project;
-    if (epochs) project.training.epochs = *epochs;
-    if (batch) project.training.batch_size = *batch;
-    if (rate) project.training.optimizer.learning_rate = static_cast<float>(*rate);
-    if (seed) project.training.seed = *seed;
-    const std::string request = cl::device_request(device_flag ? device_flag : std::optional(project.device));
-    if (weights_file) io::check_weights_destination(*weights_file);  // before training, not after
-
-    // Everything that can be checked without the images, first.
-    const session::DataFacts facts = session::project_data_facts(project.dataset);
-    check_project(opened, facts);
-    const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
-    const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
+    session::JobSetup setup;
+    setup.device_request = device::device_request(device_flag ? device_flag : std::optional(opened.project.device));
+    setup.project = std::move(opened.project);
+    setup.source = opened.source;
+    setup.epochs = epochs;
+    setup.batch_size = batch;
+    if (rate) setup.learning_rate = static_cast<float>(*rate);
+    setup.seed = seed;
+    if (weights_file) setup.save_weights = *weights_file;
+    // A live bar on a terminal is redrawn at most 10 times a second; a log gets a line per quarter epoch.
+    setup.report_interval = std::chrono::milliseconds(100);
 
     // From here on Ctrl-C asks for a clean stop instead of ending the process.
     catch_interrupts();
-    std::cerr << "reading " << facts.title << "...\n";
-    std::vector<datasets::SkippedImage> skipped;
-    datasets::DatasetSplits splits = session::load_project_data(project.dataset, &skipped);
-    if (!skipped.empty()) std::cerr << "skipped " << format_count(skipped.size(), "unreadable image") << "\n";
-    auto data = std::make_shared<session::TrainingData>(
-        session::prepare_training_data(std::move(splits), project.dataset, project.training.seed));
-    if (interrupt_requested()) {
-        std::cerr << "stopped before training began\n";
-        return exit_interrupted;
-    }
-    const std::string name = project.name.empty() ? opened.source : project.name;
-    std::cout << "training '" << name << "' on " << facts.title << ": " << format_thousands(data->split.train.size())
-              << " training, " << format_thousands(data->split.validation.size()) << " validation, "
-              << format_thousands(data->test.size()) << " test images\n"
-              << "device " << device.name << "; "
-              << format_count(static_cast<std::size_t>(project.training.epochs), "epoch") << ", batch "
-              << project.training.batch_size << ", " << optimizer_text(project.training.optimizer) << ", seed "
-              << project.training.seed << "\n"
-              << std::flush;
-
-    session::SessionSetup setup;
-    setup.project = project;
-    setup.device = device;
-    setup.kernel_cache_dir = cl::kernel_cache_dir();
-    setup.data = data;
-    // Each report waits for the device, so not every batch: often enough for a live bar on a
-    // terminal (redrawn at most 10 times a second), less often for logs.
-    const bool terminal = stderr_is_terminal();
-    setup.report_every = terminal ? 4 : 10;
-
     std::mutex output;
-    TrainingProgress progress(std::cerr, terminal);
-    std::optional<session::FinishReport> finish;
-    std::string failure;
-    session::SessionEvents events;
-    events.batch_done = [&](const session::BatchReport& report) {
+    TrainingProgress progress(std::cerr, stderr_is_terminal());
+    std::atomic<bool> training = false;
+    session::JobEvents events;
+    events.stage = [&](const session::StageReport& stage) {
+        if (stage.stage == session::Stage::running) training = true;
+        if (stage.stage == session::Stage::preparing && stage.activity.rfind("reading ", 0) == 0) {
+            std::lock_guard lock(output);
+            std::cerr << stage.activity << "...\n";
+        }
+    };
+    events.started = [&](const session::RunFacts& facts) {
+        std::lock_guard lock(output);
+        if (!facts.skipped_images.empty())
+            std::cerr << "skipped " << format_count(facts.skipped_images.size(), "unreadable image") << "\n";
+        std::cout << "training '" << facts.name << "' on " << facts.data_title << ": "
+                  << format_thousands(facts.train_images) << " training, " << format_thousands(facts.validation_images)
+                  << " validation, " << format_thousands(facts.test_images) << " test images\n"
+                  << "device " << facts.device.name << "; "
+                  << format_count(static_cast<std::size_t>(facts.training.epochs), "epoch") << ", batch "
+                  << facts.training.batch_size << ", " << optimizer_text(facts.training.optimizer) << ", seed "
+                  << facts.training.seed << "\n"
+                  << std::flush;
+    };
+    events.batch = [&](const session::BatchReport& report) {
         std::lock_guard lock(output);
         progress.batch(report);
     };
-    events.epoch_done = [&](const session::EpochReport& report) {
+    events.epoch = [&](const session::EpochReport& report) {
         std::lock_guard lock(output);
         progress.finish();
         std::cout << epoch_line(report) << "\n" << std::flush;
     };
-    events.finished = [&](const session::FinishReport& report) { finish = report; };
-    events.failed = [&](const std::string& message) { failure = message; };
-
-    bool interrupted = false;
-    {
-        session::TrainingSession session(std::move(setup), std::move(events));
-        while (!session.wait_for(std::chrono::milliseconds(100))) {
-            if (interrupt_requested() && !interrupted) {
-                interrupted = true;
-                session.stop();
-                std::lock_guard lock(output);
-                progress.finish();
-                std::cerr << "stopping after this batch...\n";
-            }
-        }
-    }
+    const session::JobResult result = run_job(std::move(setup), std::move(events), [&] {
+        std::lock_guard lock(output);
+        progress.finish();
+        if (training) std::cerr << "stopping after this batch...\n";
+    });
     progress.finish();
-    if (!finish) throw std::runtime_error(failure.empty() ? "training failed" : failure);
 
-    if (finish->stopped)
-        std::cout << "stopped after " << format_count(static_cast<std::size_t>(finish->epochs_completed), "whole epoch")
-                  << "\n";
-    if (finish->test)
-        std::cout << "test accuracy " << std::fixed << std::setprecision(4) << finish->test->accuracy << ", loss "
-                  << finish->test->loss << " (" << format_thousands(finish->test->samples) << " images)\n";
-    std::cout << "trained for " << format_duration(finish->seconds) << "\n";
-    if (weights_file) {
-        session::ModelCard card;
-        card.project = name;
-        card.shape = data->train.shape;
-        card.class_names = data->train.class_names;
-        card.normalization = data->normalization;
-        io::save_weights(*weights_file, finish->weights, session::model_card_json(card));
-        std::cout << "weights saved to " << *weights_file << "\n";
+    if (!result.training_began) {
+        std::cerr << "stopped before training began\n";
+        return exit_interrupted;
     }
-    return finish->stopped && interrupted ? exit_interrupted : exit_ok;
+    if (result.stopped)
+        std::cout << "stopped after " << format_count(static_cast<std::size_t>(result.epochs_completed), "whole epoch")
+                  << "\n";
+    if (result.test)
+        std::cout << "test accuracy " << std::fixed << std::setprecision(4) << result.test->accuracy << ", loss "
+                  << result.test->loss << " (" << format_thousands(result.test->samples) << " images)\n";
+    std::cout << "trained for " << format_duration(result.seconds) << "\n";
+    if (!result.saved_to.empty()) std::cout << "weights saved to " << result.saved_to.string() << "\n";
+    return result.stopped && interrupt_requested() ? exit_interrupted : exit_ok;
 }
 
 }  // namespace bps::cli

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <iosfwd>
 
-#include "engine/session/training_session.h"
+#include "engine/session/reports.h"
 
 namespace bps::cli {
 

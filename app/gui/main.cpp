@@ -1,7 +1,7 @@
 // backprop-studio: the Qt window. Discovery runs in the engine; the ui only shows the result.
 #include <QApplication>
 
-#include "engine/cl/cache_location.h"
+#include "engine/device/device_description.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
 #include "app/gui/dataset_download.h"
@@ -10,7 +10,7 @@
 #include "ui/main_window/main_window.h"
 
 int main(int argc, char** argv) {
-    bps::cl::point_vendor_caches_into_cache_root();  // before the first OpenCL call
+    bps::device::point_driver_caches_beside_ours();  // before the first OpenCL call
     QApplication app(argc, argv);
     QApplication::setApplicationName("Backprop Studio");
     QApplication::setOrganizationName("Backprop Studio");

@@ -1,7 +1,6 @@
 #include "app/gui/startup_facts.h"
 
-#include "engine/cl/device.h"
-#include "engine/cl/error.h"
+#include "engine/device/device_description.h"
 #include "datasets/catalogue.h"
 #include "datasets/data_location.h"
 
@@ -12,16 +11,16 @@ using ui::StartupFacts;
 StartupFacts gather_startup_facts(std::string& warning) {
     StartupFacts facts;
     try {
-        facts.devices = cl::discover_devices();
+        facts.devices = device::list_devices();
     } catch (const std::exception& error) {  // a broken driver: say so and keep running
         facts.device_problem = error.what();
     }
-    if (facts.devices.empty() && facts.device_problem.empty()) facts.device_problem = cl::no_opencl_help();
+    if (facts.devices.empty() && facts.device_problem.empty()) facts.device_problem = device::no_opencl_help();
     if (!facts.devices.empty()) {
         try {
-            facts.default_device = cl::select_device(facts.devices, cl::device_request(std::nullopt));
+            facts.default_device = device::select_device(facts.devices, device::device_request(std::nullopt));
         } catch (const std::exception& error) {  // BACKPROP_DEVICE names no device: use the best one
-            facts.default_device = cl::default_device_index(facts.devices);
+            facts.default_device = device::default_device_index(facts.devices);
             warning = std::string("BACKPROP_DEVICE: ") + error.what();
         }
     }

@@ -6,8 +6,8 @@
 namespace bps::bench {
 
 using namespace model;
-using ops::Activation;
-using ops::Padding;
+using model::Activation;
+using model::Padding;
 
 namespace {
 NetworkSpec mlp() {

@@ -72,23 +72,7 @@ DeviceInfo describe(cl_platform_id platform, cl_device_id device) {
     return info;
 }
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 }  // namespace
-
-std::string_view kind_name(DeviceKind kind) {
-    switch (kind) {
-    case DeviceKind::DiscreteGpu: return "discrete GPU";
-    case DeviceKind::IntegratedGpu: return "integrated GPU";
-    case DeviceKind::Accelerator: return "accelerator";
-    case DeviceKind::Cpu: return "CPU";
-    }
-    return "unknown";
-}
 
 std::vector<DeviceInfo> discover_devices() {
     cl_uint platform_count = 0;
@@ -114,41 +98,27 @@ std::vector<DeviceInfo> discover_devices() {
     return devices;
 }
 
+namespace {
+std::vector<device::DeviceDescription> descriptions(const std::vector<DeviceInfo>& devices) {
+    return {devices.begin(), devices.end()};
+}
+}  // namespace
+
 std::size_t default_device_index(const std::vector<DeviceInfo>& devices) {
-    if (devices.empty()) throw NoOpenClError();
-    const auto better = [](const DeviceInfo& a, const DeviceInfo& b) {
-        if (a.kind != b.kind) return a.kind < b.kind;
-        return a.compute_units > b.compute_units;
-    };
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < devices.size(); ++i)
-        if (better(devices[i], devices[best])) best = i;
-    return best;
+    return device::default_device_index(descriptions(devices));
 }
 
 std::size_t select_device(const std::vector<DeviceInfo>& devices, std::string_view request) {
-    if (devices.empty()) throw NoOpenClError();
-    if (request.empty()) return default_device_index(devices);
-    const bool is_number = std::all_of(request.begin(), request.end(), [](unsigned char c) { return std::isdigit(c); });
-    if (is_number) {
-        const unsigned long index = std::strtoul(std::string(request).c_str(), nullptr, 10);
-        if (index < devices.size()) return index;
-    } else {
-        const std::string wanted = lower(request);
-        for (const DeviceInfo& device : devices)
-            if (lower(device.name).find(wanted) != std::string::npos) return device.index;
-    }
-    std::string message = "no OpenCL device matches '" + std::string(request) +
-                          "' (give an index or part of a name). The devices are:\n";
-    for (const DeviceInfo& device : devices)
-        message += "  " + std::to_string(device.index) + ": " + device.name + " (" + device.platform_name + ")\n";
-    throw std::runtime_error(message);
+    return device::select_device(descriptions(devices), request);
 }
 
-std::string device_request(const std::optional<std::string>& flag) {
-    if (flag) return *flag;
-    const char* env = std::getenv("BACKPROP_DEVICE");  // NOLINT(concurrency-mt-unsafe): read at start-up
-    return env ? std::string(env) : std::string();
+DeviceInfo find_device(const device::DeviceDescription& description) {
+    std::vector<DeviceInfo> devices = discover_devices();
+    if (description.index < devices.size() && devices[description.index].name == description.name &&
+        devices[description.index].platform_name == description.platform_name)
+        return devices[description.index];
+    throw std::runtime_error("the OpenCL device '" + description.name + "' (" + description.platform_name +
+                             ") is no longer available");
 }
 
 }  // namespace bps::cl

@@ -94,23 +94,5 @@ void check(cl_int status, const char* call, std::string_view involving) {
     if (status != CL_SUCCESS) throw ClError(call, status, std::string(involving));
 }
 
-std::string no_opencl_help() {
-    std::string text =
-        "No OpenCL platform was found, so Backprop Studio has no device to train on.\n"
-        "Install an OpenCL driver:\n";
-#if defined(_WIN32)
-    text += "  Windows: install your GPU vendor's driver (Intel, AMD or NVIDIA); it includes OpenCL.\n";
-#elif defined(__APPLE__)
-    text += "  macOS: OpenCL is built into the system; check that OpenCL.framework is present.\n";
-#else
-    text +=
-        "  Linux: install your GPU vendor's OpenCL ICD package (intel-opencl-icd, mesa-opencl-icd,\n"
-        "  nvidia-opencl-icd), or train on the CPU with PoCL: sudo apt-get install pocl-opencl-icd\n"
-        "  (drivers register in /etc/OpenCL/vendors; OCL_ICD_VENDORS overrides that folder).\n";
-#endif
-    return text;
-}
-
-NoOpenClError::NoOpenClError() : std::runtime_error(no_opencl_help()) {}
 
 }  // namespace bps::cl

@@ -2,6 +2,7 @@
 // Every OpenCL status is checked; a failure becomes a ClError that names the call, the status
 // by name and what was involved (kernel, buffer size), so a learner's bug report is useful.
 #include "engine/cl/opencl.h"
+#include "engine/device/device_description.h"
 
 #include <stdexcept>
 #include <string>
@@ -30,12 +31,7 @@ private:
 void check(cl_int status, const char* call, std::string_view involving = {});
 
 // No OpenCL platform at all: an ordinary state with an explanation, not a crash.
-class NoOpenClError : public std::runtime_error {
-public:
-    NoOpenClError();
-};
-
-// How to install an OpenCL driver on this operating system (shown by the CLI and the GUI).
-std::string no_opencl_help();
+using NoOpenClError = device::NoDeviceError;
+using device::no_opencl_help;
 
 }  // namespace bps::cl

@@ -22,6 +22,10 @@ struct NamedArray {
 class WeightsFileError : public std::runtime_error {
 public:
     WeightsFileError(const std::filesystem::path& file, const std::string& problem);
+    const std::filesystem::path& file() const { return file_; }
+
+private:
+    std::filesystem::path file_;
 };
 
 // "16x64": dims as messages show them.

@@ -52,22 +52,22 @@ LayerSpec dense(std::string name, int units, train::Initializer initializer) {
     return layer;
 }
 
-LayerSpec conv2d(std::string name, int filters, int kernel, int stride, ops::Padding padding) {
+LayerSpec conv2d(std::string name, int filters, int kernel, int stride, Padding padding) {
     LayerSpec layer = make(std::move(name), LayerType::conv2d);
     layer.units = filters;
-    layer.conv = ops::Conv2dGeometry{kernel, kernel, stride, stride, padding};
+    layer.conv = Conv2dGeometry{kernel, kernel, stride, stride, padding};
     return layer;
 }
 
 LayerSpec max_pool(std::string name, int size, int stride) {
     LayerSpec layer = make(std::move(name), LayerType::max_pool);
-    layer.pool = ops::PoolGeometry{size, size, stride, stride};
+    layer.pool = PoolGeometry{size, size, stride, stride};
     return layer;
 }
 
 LayerSpec avg_pool(std::string name, int size, int stride) {
     LayerSpec layer = make(std::move(name), LayerType::avg_pool);
-    layer.pool = ops::PoolGeometry{size, size, stride, stride};
+    layer.pool = PoolGeometry{size, size, stride, stride};
     return layer;
 }
 
@@ -78,7 +78,7 @@ LayerSpec flatten(std::string name) {
     return make(std::move(name), LayerType::flatten);
 }
 
-LayerSpec activation(std::string name, ops::Activation kind, float slope) {
+LayerSpec activation(std::string name, Activation kind, float slope) {
     LayerSpec layer = make(std::move(name), LayerType::activation);
     layer.activation = kind;
     layer.slope = slope;

@@ -5,9 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/ops/activation.h"
-#include "engine/ops/conv2d.h"
-#include "engine/ops/pool.h"
+#include "engine/model/layer_geometry.h"
 #include "engine/tensor/shape.h"
 #include "engine/train/initializer.h"
 
@@ -38,9 +36,9 @@ struct LayerSpec {
 
     int units = 0;                                                    // Dense: output features; Conv2D: filters
     train::Initializer initializer = train::Initializer::he_uniform;  // Dense, Conv2D kernels
-    ops::Conv2dGeometry conv;                                         // Conv2D
-    ops::PoolGeometry pool;                                           // MaxPool2D, AvgPool2D
-    ops::Activation activation = ops::Activation::relu;               // Activation
+    Conv2dGeometry conv;                                         // Conv2D
+    PoolGeometry pool;                                           // MaxPool2D, AvgPool2D
+    Activation activation = Activation::relu;               // Activation
     float slope = 0.01f;                                              // LeakyReLU
     float rate = 0.5f;                                                // Dropout
     float momentum = 0.99f;                                           // BatchNorm (Keras default)
@@ -58,12 +56,12 @@ struct NetworkSpec {
 // Convenience builders for code and tests: spec("fc1", LayerType::dense).with_units(128)...
 LayerSpec input_layer(std::string name = "input");
 LayerSpec dense(std::string name, int units, train::Initializer initializer = train::Initializer::he_uniform);
-LayerSpec conv2d(std::string name, int filters, int kernel, int stride = 1, ops::Padding padding = ops::Padding::valid);
+LayerSpec conv2d(std::string name, int filters, int kernel, int stride = 1, Padding padding = Padding::valid);
 LayerSpec max_pool(std::string name, int size, int stride);
 LayerSpec avg_pool(std::string name, int size, int stride);
 LayerSpec global_avg_pool(std::string name);
 LayerSpec flatten(std::string name);
-LayerSpec activation(std::string name, ops::Activation kind, float slope = 0.01f);
+LayerSpec activation(std::string name, Activation kind, float slope = 0.01f);
 LayerSpec dropout(std::string name, float rate);
 LayerSpec batch_norm(std::string name);
 LayerSpec add(std::string name, std::vector<std::string> inputs);

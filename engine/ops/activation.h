@@ -3,11 +3,12 @@
 //
 // Tolerance against engine/reference/activation.h (float32, normwise relative error): 1e-6 for
 // y and dx; exp and tanh in OpenCL C may differ from the C++ library by a few ulp.
+#include "engine/model/layer_geometry.h"
 #include "engine/ops/runtime.h"
 
 namespace bps::ops {
 
-enum class Activation { relu, leaky_relu, sigmoid, tanh };
+using model::Activation;  // device-free, in engine/model/layer_geometry.h
 
 // y = f(x). `slope` is LeakyReLU's slope for x < 0 (ignored by the others). x and y may be the
 // same tensor (in place).

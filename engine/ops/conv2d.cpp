@@ -10,17 +10,8 @@
 namespace bps::ops {
 
 namespace {
-struct Axis {
-    int out;
-    int pad_before;  // top or left; the rest of the padding goes after
-};
-
-Axis axis_of(int in, int kernel, int stride, Padding padding) {
-    if (padding == Padding::valid) return {(in - kernel) / stride + 1, 0};
-    const int out = (in + stride - 1) / stride;
-    const int total = std::max((out - 1) * stride + kernel - in, 0);
-    return {out, total / 2};
-}
+using model::conv_axis;
+using Axis = model::ConvAxis;
 
 std::string size_text(int h, int w) {
     return std::to_string(h) + "x" + std::to_string(w);
@@ -42,21 +33,14 @@ struct Layout {
 };
 
 Layout layout_of(const Shape& input, int out_channels, const Conv2dGeometry& g) {
-    require_valid(input, "Conv2D input");
-    if (g.kernel_h < 1 || g.kernel_w < 1 || g.stride_h < 1 || g.stride_w < 1 || out_channels < 1)
-        throw std::invalid_argument("Conv2D: kernel " + size_text(g.kernel_h, g.kernel_w) + ", stride " +
-                                    size_text(g.stride_h, g.stride_w) + " and " + std::to_string(out_channels) +
-                                    " filters must all be at least 1");
-    if (g.padding == Padding::valid && (g.kernel_h > input.h || g.kernel_w > input.w))
-        throw std::invalid_argument("Conv2D: a " + size_text(g.kernel_h, g.kernel_w) + " kernel does not fit a " +
-                                    size_text(input.h, input.w) + " input with valid padding");
+    conv2d_output_shape(input, out_channels, g);  // checks the sizes, with the learner's message
     const Layout l{input.n,
                    input.c,
                    input.h,
                    input.w,
                    out_channels,
-                   axis_of(input.h, g.kernel_h, g.stride_h, g.padding),
-                   axis_of(input.w, g.kernel_w, g.stride_w, g.padding),
+                   conv_axis(input.h, g.kernel_h, g.stride_h, g.padding),
+                   conv_axis(input.w, g.kernel_w, g.stride_w, g.padding),
                    g.kernel_h,
                    g.kernel_w,
                    g.stride_h,
@@ -105,11 +89,6 @@ void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& co
                    l.stride_w, l.rows.pad_before, l.cols.pad_before, x, col);
 }
 }  // namespace
-
-Shape conv2d_output_shape(const Shape& input, int out_channels, const Conv2dGeometry& geometry) {
-    const Layout l = layout_of(input, out_channels, geometry);
-    return Shape{l.batch, l.filters, l.rows.out, l.cols.out};
-}
 
 std::size_t conv2d_workspace_elements(const Shape& input, int out_channels, const Conv2dGeometry& geometry) {
     return layout_of(input, out_channels, geometry).workspace();

@@ -8,23 +8,15 @@
 // products of values in [-1, 1]; the measured errors are below 1e-6.
 #include <cstddef>
 
+#include "engine/model/layer_geometry.h"
 #include "engine/ops/runtime.h"
 
 namespace bps::ops {
 
-enum class Padding { valid, same };
-
-struct Conv2dGeometry {
-    int kernel_h = 3, kernel_w = 3;
-    int stride_h = 1, stride_w = 1;
-    Padding padding = Padding::valid;
-};
-
-// Keras/TensorFlow semantics: valid -> out = (in - k) / stride + 1 (floor); same -> out = ceil(in / stride),
-// total padding max((out-1)*stride + k - in, 0), top/left gets total/2, bottom/right the rest.
-// Throws std::invalid_argument (message names the kernel and input sizes) when a valid kernel is larger than
-// the input, or when a kernel size or stride is below 1.
-Shape conv2d_output_shape(const Shape& input, int out_channels, const Conv2dGeometry& geometry);
+// The geometry and its output-shape maths are device-free (engine/model/layer_geometry.h).
+using model::Conv2dGeometry;
+using model::conv2d_output_shape;
+using model::Padding;
 
 // Scratch memory (in float elements) the forward and backward need for this input; the model plans it once.
 std::size_t conv2d_workspace_elements(const Shape& input, int out_channels, const Conv2dGeometry& geometry);

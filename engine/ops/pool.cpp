@@ -6,11 +6,6 @@
 namespace bps::ops {
 
 namespace {
-std::string geometry_text(const PoolGeometry& g) {
-    return std::to_string(g.size_h) + "x" + std::to_string(g.size_w) + " window, stride " + std::to_string(g.stride_h) +
-           "x" + std::to_string(g.stride_w);
-}
-
 void require_shape(const Tensor& tensor, const Shape& expected, const std::string& op, const char* what) {
     if (tensor.shape != expected)
         throw std::invalid_argument(op + ": " + what + " is " + tensor.shape.to_string() + ", expected " +
@@ -25,7 +20,7 @@ struct PlaneArgs {
 PlaneArgs checked(const std::string& op, const PoolGeometry& geometry, const Tensor& x_like, const Tensor& y_like,
                   const char* y_name) {
     const Shape out = pool_output_shape(x_like.shape, geometry);
-    require_shape(y_like, out, op + " (" + geometry_text(geometry) + " on " + x_like.shape.to_string() + ")", y_name);
+    require_shape(y_like, out, op + " (" + model::pool_geometry_text(geometry) + " on " + x_like.shape.to_string() + ")", y_name);
     return {x_like.shape.n * x_like.shape.c, x_like.shape.h, x_like.shape.w, out.h, out.w};
 }
 
@@ -33,14 +28,6 @@ int as_int(GradWrite write) {
     return write == GradWrite::accumulate ? 1 : 0;
 }
 }  // namespace
-
-Shape pool_output_shape(const Shape& input, const PoolGeometry& g) {
-    if (g.size_h < 1 || g.size_w < 1 || g.stride_h < 1 || g.stride_w < 1)
-        throw std::invalid_argument("pooling: invalid " + geometry_text(g));
-    if (g.size_h > input.h || g.size_w > input.w)
-        throw std::invalid_argument("pooling: " + geometry_text(g) + " does not fit a " + input.to_string() + " input");
-    return {input.n, input.c, (input.h - g.size_h) / g.stride_h + 1, (input.w - g.size_w) / g.stride_w + 1};
-}
 
 void max_pool_forward(Runtime& runtime, const PoolGeometry& g, const Tensor& x, const Tensor& y, const Tensor& argmax) {
     const PlaneArgs a = checked("max pool forward", g, x, y, "y");

@@ -8,19 +8,15 @@
 //   average pooling: y and dx 1e-6 (sums of size_h * size_w terms, at most a few dozen);
 //   global average pooling: y 1e-5 (a sum over a whole plane, up to a few thousand terms, and the
 //     means of random-sign inputs are small next to their terms); dx 1e-6 (one division).
+#include "engine/model/layer_geometry.h"
 #include "engine/ops/runtime.h"
 
 namespace bps::ops {
 
-struct PoolGeometry {
-    int size_h = 2, size_w = 2;
-    int stride_h = 2, stride_w = 2;
-};
-
-// Valid pooling: out = (in - size) / stride + 1 (floor); input rows and columns that no window
-// reaches receive no gradient. Throws std::invalid_argument naming the sizes when the window is
-// larger than the input or a size or stride is below 1.
-Shape pool_output_shape(const Shape& input, const PoolGeometry& geometry);
+// The geometry and its output-shape maths are device-free (engine/model/layer_geometry.h). Input
+// rows and columns that no window reaches receive no gradient.
+using model::pool_output_shape;
+using model::PoolGeometry;
 
 // argmax: same shape as y, int32 elements: the index within the input plane (h * W + w) of the
 // maximum (the first one in row-major order on ties).

@@ -35,6 +35,14 @@ const cl::Program& Runtime::program(std::string_view name) {
     return *found->second;
 }
 
+void Runtime::build_programs(const std::function<void(std::size_t done, std::size_t total)>& built) {
+    const std::vector<kernels::EmbeddedKernelSource>& sources = kernels::embedded_sources();
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        program(sources[i].name);
+        if (built) built(i + 1, sources.size());
+    }
+}
+
 cl::Kernel& Runtime::kernel(std::string_view program_name, std::string_view kernel_name) {
     std::string key(program_name);
     key += '/';

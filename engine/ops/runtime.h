@@ -3,6 +3,7 @@
 // programs (built on first use, through the kernel cache when one is given). Ops enqueue and
 // return; nothing here waits on the device except the explicit read/finish calls.
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -33,6 +34,10 @@ public:
 
     // Kernel `kernel` of kernels/<program>.cl, built once per runtime.
     cl::Kernel& kernel(std::string_view program, std::string_view kernel);
+
+    // Builds every engine program now rather than on first use, calling `built(done, total)`
+    // after each, so a caller can show "building kernels 3/11" on a cold cache.
+    void build_programs(const std::function<void(std::size_t done, std::size_t total)>& built);
 
     // Sets the arguments in order and enqueues `items` work-items (1-D). A Tensor argument
     // expands to two kernel arguments: the buffer and its element offset (int).

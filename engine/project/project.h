@@ -16,7 +16,7 @@
 #include "datasets/feeding.h"
 #include "engine/model/graph_analysis.h"
 #include "engine/model/network_spec.h"
-#include "engine/train/optimizer.h"
+#include "engine/train/optimizer_settings.h"
 #include "engine/train/schedule.h"
 
 namespace bps::project {
@@ -65,6 +65,10 @@ struct Project {
 class ProjectError : public std::runtime_error {
 public:
     ProjectError(const std::string& source, const std::string& problem);
+    const std::string& source() const { return source_; }
+
+private:
+    std::string source_;
 };
 
 // `source` names the file in messages. Throws ProjectError for damaged JSON (with line and

@@ -18,13 +18,13 @@ constexpr Table<model::LossKind, 2> loss_table{{
     {model::LossKind::mean_squared_error, "mean_squared_error"},
 }};
 
-constexpr Table<ops::Padding, 2> padding_table{{{ops::Padding::valid, "valid"}, {ops::Padding::same, "same"}}};
+constexpr Table<model::Padding, 2> padding_table{{{model::Padding::valid, "valid"}, {model::Padding::same, "same"}}};
 
-constexpr Table<ops::Activation, 4> activation_table{{
-    {ops::Activation::relu, "relu"},
-    {ops::Activation::leaky_relu, "leaky_relu"},
-    {ops::Activation::sigmoid, "sigmoid"},
-    {ops::Activation::tanh, "tanh"},
+constexpr Table<model::Activation, 4> activation_table{{
+    {model::Activation::relu, "relu"},
+    {model::Activation::leaky_relu, "leaky_relu"},
+    {model::Activation::sigmoid, "sigmoid"},
+    {model::Activation::tanh, "tanh"},
 }};
 
 constexpr Table<train::OptimizerKind, 3> optimizer_table{{
@@ -101,20 +101,20 @@ std::string layer_type_choices() {
     return list;
 }
 
-const char* padding(ops::Padding kind) {
+const char* padding(model::Padding kind) {
     return word(padding_table, kind);
 }
-std::optional<ops::Padding> padding_from(std::string_view text) {
+std::optional<model::Padding> padding_from(std::string_view text) {
     return value(padding_table, text);
 }
 std::string padding_choices() {
     return choices(padding_table);
 }
 
-const char* activation(ops::Activation kind) {
+const char* activation(model::Activation kind) {
     return word(activation_table, kind);
 }
-std::optional<ops::Activation> activation_from(std::string_view text) {
+std::optional<model::Activation> activation_from(std::string_view text) {
     return value(activation_table, text);
 }
 std::string activation_choices() {

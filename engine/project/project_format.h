@@ -9,7 +9,7 @@
 
 #include "engine/model/network_spec.h"
 #include "engine/project/project.h"
-#include "engine/train/optimizer.h"
+#include "engine/train/optimizer_settings.h"
 #include "engine/train/schedule.h"
 
 namespace bps::project::format {
@@ -30,12 +30,12 @@ std::string loss_choices();
 std::optional<model::LayerType> layer_type_from(std::string_view word);  // the layer_type_name words
 std::string layer_type_choices();
 
-const char* padding(ops::Padding padding);
-std::optional<ops::Padding> padding_from(std::string_view word);
+const char* padding(model::Padding padding);
+std::optional<model::Padding> padding_from(std::string_view word);
 std::string padding_choices();
 
-const char* activation(ops::Activation kind);
-std::optional<ops::Activation> activation_from(std::string_view word);
+const char* activation(model::Activation kind);
+std::optional<model::Activation> activation_from(std::string_view word);
 std::string activation_choices();
 
 std::string initializer_choices();  // names from train::initializer_name

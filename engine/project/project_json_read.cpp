@@ -49,7 +49,7 @@ namespace bps::project {
 using nlohmann::json;
 
 ProjectError::ProjectError(const std::string& source, const std::string& problem)
-    : std::runtime_error(source + ": " + problem) {}
+    : std::runtime_error(source + ": " + problem), source_(source) {}
 
 namespace {
 
@@ -263,7 +263,7 @@ void read_params(const Fields& params, model::LayerSpec& layer) {
         case LayerType::avg_pool: {
             const auto size = params.pair("size", {layer.pool.size_h, layer.pool.size_w}, "height, width");
             const auto stride = params.pair("stride", size, "height, width");  // Keras: the stride is the size
-            layer.pool = ops::PoolGeometry{size.first, size.second, stride.first, stride.second};
+            layer.pool = model::PoolGeometry{size.first, size.second, stride.first, stride.second};
             break;
         }
         case LayerType::activation:

@@ -6,23 +6,9 @@
 #include <span>
 
 #include "engine/ops/runtime.h"
+#include "engine/train/optimizer_settings.h"
 
 namespace bps::train {
-
-enum class OptimizerKind { sgd, adam, adamw };
-
-struct OptimizerSettings {
-    OptimizerKind kind = OptimizerKind::sgd;
-    float learning_rate = 0.01f;
-    float momentum = 0.9f;                                // SGD
-    bool nesterov = false;                                // SGD
-    float weight_decay = 0.0f;                            // SGD and Adam: L2 added to the gradient; AdamW: decoupled
-    float beta1 = 0.9f, beta2 = 0.999f, epsilon = 1e-7f;  // Adam, AdamW (epsilon as Keras)
-};
-
-// How many state tensors (same shape as the parameter) the optimiser keeps per parameter: SGD 1 (velocity;
-// 0 when momentum == 0), Adam/AdamW 2 (first and second moments, in that order). They start at zero.
-int optimizer_state_count(const OptimizerSettings& settings);
 
 // One in-place update of `param` from `grad`:
 // SGD: g = grad + wd*param; v = momentum*v + g; param -= lr * (nesterov ? g + momentum*v : v)

@@ -247,14 +247,17 @@ TEST_CASE("Ctrl-C stops training after the batch, still saves the weights and ex
     write_stripes(dir.path() / "images", 16);
     const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
     const std::filesystem::path weights = dir.path() / "w.h5";
-    // SIGINT once training has begun (the "device" line comes right before the first batch), into
-    // a run of many epochs. The shell reports the program's own exit status.
+    // SIGINT once training has begun: the handshake is the first progress line of epoch 1, which
+    // only a running training prints, into a run of many epochs. The wait for it is bounded (two
+    // minutes of polling the log); past that the script says so and exits 99. The shell reports
+    // the program's own exit status.
     const std::filesystem::path log = dir.path() / "train.log";
     const std::string script =
         backprop("train \"" + project.string() + "\" --epochs 100000 --save-weights \"" + weights.string() + "\"") +
-        " > \"" + log.string() + "\" 2>&1 & pid=$!; for i in $(seq 1 1200); do grep -q '^device ' \"" + log.string() +
-        "\" && break; sleep 0.05; done; sleep 0.5; kill -INT $pid; wait $pid; status=$?; cat \"" + log.string() +
-        "\"; exit $status";
+        " > \"" + log.string() + "\" 2>&1 & pid=$!; began=no; for i in $(seq 1 2400); do grep -q '^epoch 1/' \"" +
+        log.string() + "\" && began=yes && break; sleep 0.05; done; if [ $began = no ]; then kill -9 $pid; cat \"" +
+        log.string() + "\"; echo 'training never began'; exit 99; fi; kill -INT $pid; wait $pid; status=$?; cat \"" +
+        log.string() + "\"; exit $status";
     const ProcessResult result = run_command("sh -c '" + std::regex_replace(script, std::regex("'"), "'\\''") + "'");
     INFO(result.output);
     CHECK(result.exit_code == 130);

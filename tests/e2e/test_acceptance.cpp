@@ -30,7 +30,7 @@ void check_project_reaches(const std::string& project, double accuracy_floor) {
     TempDir dir("e2e-" + project);
     const std::filesystem::path weights = dir.path() / (project + ".h5");
     const ProcessResult trained =
-        run_command_stdout(backprop("train " + project + " --save-weights \"" + weights.string() + "\""));
+        run_command_stdout(backprop("train " + project + " --save-weights \"" + weights.string() + "\""), 1100);
     INFO(trained.output);
     REQUIRE(trained.exit_code == 0);
     CHECK_THAT(trained.output, Catch::Contains("1 epoch, batch 64, SGD, learning rate 0.01, momentum 0.9"));

@@ -7,7 +7,7 @@
 using namespace bps;
 
 namespace {
-cl::DeviceInfo device(std::size_t index, const std::string& name, cl::DeviceKind kind, std::uint32_t compute_units) {
+cl::DeviceInfo fake_device(std::size_t index, const std::string& name, cl::DeviceKind kind, std::uint32_t compute_units) {
     cl::DeviceInfo info;
     info.index = index;
     info.name = name;
@@ -20,10 +20,10 @@ cl::DeviceInfo device(std::size_t index, const std::string& name, cl::DeviceKind
 
 TEST_CASE("the default is a discrete GPU, then integrated, then accelerator, then CPU") {
     std::vector<cl::DeviceInfo> devices = {
-        device(0, "Big CPU", cl::DeviceKind::Cpu, 64),
-        device(1, "Accelerator", cl::DeviceKind::Accelerator, 8),
-        device(2, "Laptop iGPU", cl::DeviceKind::IntegratedGpu, 24),
-        device(3, "Discrete GPU", cl::DeviceKind::DiscreteGpu, 20),
+        fake_device(0, "Big CPU", cl::DeviceKind::Cpu, 64),
+        fake_device(1, "Accelerator", cl::DeviceKind::Accelerator, 8),
+        fake_device(2, "Laptop iGPU", cl::DeviceKind::IntegratedGpu, 24),
+        fake_device(3, "Discrete GPU", cl::DeviceKind::DiscreteGpu, 20),
     };
     CHECK(cl::default_device_index(devices) == 3);
     devices.pop_back();
@@ -36,17 +36,17 @@ TEST_CASE("the default is a discrete GPU, then integrated, then accelerator, the
 
 TEST_CASE("within a kind the device with the most compute units is the default") {
     const std::vector<cl::DeviceInfo> devices = {
-        device(0, "Small GPU", cl::DeviceKind::DiscreteGpu, 16),
-        device(1, "Large GPU", cl::DeviceKind::DiscreteGpu, 132),
-        device(2, "Medium GPU", cl::DeviceKind::DiscreteGpu, 40),
+        fake_device(0, "Small GPU", cl::DeviceKind::DiscreteGpu, 16),
+        fake_device(1, "Large GPU", cl::DeviceKind::DiscreteGpu, 132),
+        fake_device(2, "Medium GPU", cl::DeviceKind::DiscreteGpu, 40),
     };
     CHECK(cl::default_device_index(devices) == 1);
 }
 
 TEST_CASE("a device is chosen by index or by a case-insensitive part of its name") {
     const std::vector<cl::DeviceInfo> devices = {
-        device(0, "pthread-skylake-avx512", cl::DeviceKind::Cpu, 2),
-        device(1, "NVIDIA H100 80GB HBM3", cl::DeviceKind::DiscreteGpu, 132),
+        fake_device(0, "pthread-skylake-avx512", cl::DeviceKind::Cpu, 2),
+        fake_device(1, "NVIDIA H100 80GB HBM3", cl::DeviceKind::DiscreteGpu, 132),
     };
     CHECK(cl::select_device(devices, "") == 1);
     CHECK(cl::select_device(devices, "0") == 0);
@@ -55,7 +55,7 @@ TEST_CASE("a device is chosen by index or by a case-insensitive part of its name
 }
 
 TEST_CASE("an unknown device request names the request and lists the devices") {
-    const std::vector<cl::DeviceInfo> devices = {device(0, "pthread-skylake", cl::DeviceKind::Cpu, 2)};
+    const std::vector<cl::DeviceInfo> devices = {fake_device(0, "pthread-skylake", cl::DeviceKind::Cpu, 2)};
     CHECK_THROWS_WITH(cl::select_device(devices, "radeon"),
                       Catch::Contains("no OpenCL device matches 'radeon'") && Catch::Contains("0: pthread-skylake"));
     CHECK_THROWS_WITH(cl::select_device(devices, "7"), Catch::Contains("no OpenCL device matches '7'"));

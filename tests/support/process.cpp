@@ -19,13 +19,29 @@ constexpr const char* null_device = "nul";
 constexpr const char* null_device = "/dev/null";
 #endif
 
-ProcessResult run(const std::string& command_line, bool with_stderr) {
+#ifndef _WIN32
+// The command line runs in its own shell under coreutils' timeout, which kills it (and after 10 s
+// more, hard) once `seconds` have passed.
+std::string bounded(const std::string& command_line, int seconds) {
+    std::string quoted;
+    for (char c : command_line) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return "timeout -k 10 " + std::to_string(seconds) + " sh -c '" + quoted + "'";
+}
+#endif
+
+ProcessResult run(const std::string& command_line, bool with_stderr, int seconds) {
     static std::atomic<int> counter{0};
     TempDir dir("process");
     const std::filesystem::path output = dir.path() / ("output-" + std::to_string(counter++) + ".txt");
     const std::string redirect =
         " > \"" + output.string() + "\" " + (with_stderr ? std::string("2>&1") : "2>" + std::string(null_device));
-    const int status = std::system((command_line + redirect).c_str());
+#ifdef _WIN32
+    const std::string command = command_line;
+    (void)seconds;
+#else
+    const std::string command = bounded(command_line, seconds);
+#endif
+    const int status = std::system((command + redirect).c_str());
 #ifdef _WIN32
     const int exit_code = status;
 #else
@@ -34,12 +50,16 @@ ProcessResult run(const std::string& command_line, bool with_stderr) {
     std::ifstream in(output, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
+    if (exit_code == 124)
+        text << "\n[tests: the command was stopped after " << seconds << " s: " << command_line << "]\n";
     return {exit_code, text.str()};
 }
 }  // namespace
 
-ProcessResult run_command(const std::string& command_line) { return run(command_line, true); }
-ProcessResult run_command_stdout(const std::string& command_line) { return run(command_line, false); }
+ProcessResult run_command(const std::string& command_line, int seconds) { return run(command_line, true, seconds); }
+ProcessResult run_command_stdout(const std::string& command_line, int seconds) {
+    return run(command_line, false, seconds);
+}
 
 void set_environment(const std::string& name, const std::string& value) {
 #ifdef _WIN32

@@ -16,7 +16,7 @@ private slots:
         bps::ui::StartupFacts facts = bps::app::gather_startup_facts(warning);
         QVERIFY2(warning.empty(), warning.c_str());
         QVERIFY(!facts.devices.empty());
-        const std::vector<bps::cl::DeviceInfo> devices = facts.devices;
+        const std::vector<bps::device::DeviceDescription> devices = facts.devices;
         const std::size_t chosen = facts.default_device;
 
         bps::ui::MainWindow window(std::move(facts));
@@ -51,7 +51,7 @@ private slots:
         const bps::ui::StartupFacts facts = bps::app::gather_startup_facts(warning);
         qunsetenv("BACKPROP_DEVICE");
         QVERIFY(!facts.devices.empty());
-        QCOMPARE(facts.default_device, bps::cl::default_device_index(facts.devices));
+        QCOMPARE(facts.default_device, bps::device::default_device_index(facts.devices));
         QVERIFY(QString::fromStdString(warning).contains("no OpenCL device matches 'no-such-device-xyz'"));
     }
 };

@@ -5,7 +5,7 @@
 
 namespace bps::ui {
 
-DeviceListModel::DeviceListModel(std::vector<cl::DeviceInfo> devices, std::size_t default_index, QObject* parent)
+DeviceListModel::DeviceListModel(std::vector<device::DeviceDescription> devices, std::size_t default_index, QObject* parent)
     : QAbstractTableModel(parent), devices_(std::move(devices)), default_index_(default_index) {}
 
 int DeviceListModel::rowCount(const QModelIndex& parent) const {
@@ -16,7 +16,7 @@ int DeviceListModel::columnCount(const QModelIndex& parent) const { return paren
 
 QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
-    const cl::DeviceInfo& device = devices_[static_cast<std::size_t>(index.row())];
+    const device::DeviceDescription& device = devices_[static_cast<std::size_t>(index.row())];
     const bool is_default = device.index == default_index_;
     if (role == Qt::FontRole && is_default) {
         QFont font;
@@ -29,7 +29,7 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case Marker: return is_default ? tr("default") : QString();
     case Name: return QString::fromStdString(device.name);
-    case Kind: return QString::fromUtf8(cl::kind_name(device.kind).data(), static_cast<qsizetype>(cl::kind_name(device.kind).size()));
+    case Kind: return QString::fromUtf8(device::kind_name(device.kind).data(), static_cast<qsizetype>(device::kind_name(device.kind).size()));
     case ComputeUnits: return device.compute_units;
     case Memory: return QLocale().formattedDataSize(static_cast<qint64>(device.global_memory_bytes), 1, QLocale::DataSizeTraditionalFormat);
     case OpenClC: return QString::fromStdString(device.opencl_c_version);

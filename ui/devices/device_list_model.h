@@ -3,7 +3,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "engine/cl/device.h"
+#include "engine/device/device_description.h"
 
 namespace bps::ui {
 
@@ -12,7 +12,7 @@ class DeviceListModel : public QAbstractTableModel {
 public:
     enum Column { Marker, Name, Kind, ComputeUnits, Memory, OpenClC, Driver, Platform, ColumnCount };
 
-    DeviceListModel(std::vector<cl::DeviceInfo> devices, std::size_t default_index, QObject* parent = nullptr);
+    DeviceListModel(std::vector<device::DeviceDescription> devices, std::size_t default_index, QObject* parent = nullptr);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -20,7 +20,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::vector<cl::DeviceInfo> devices_;
+    std::vector<device::DeviceDescription> devices_;
     std::size_t default_index_;
 };
 

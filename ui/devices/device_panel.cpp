@@ -9,7 +9,7 @@
 
 namespace bps::ui {
 
-DevicePanel::DevicePanel(std::vector<cl::DeviceInfo> devices, std::size_t default_index, const std::string& problem,
+DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::size_t default_index, const std::string& problem,
                          QWidget* parent)
     : QWidget(parent), table_(new QTableView(this)), summary_(new QLabel(this)) {
     setObjectName("devicePanel");

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cl/device.h"
+#include "engine/device/device_description.h"
 
 class QLabel;
 class QTableView;
@@ -15,7 +15,7 @@ class DevicePanel : public QWidget {
     Q_OBJECT
 public:
     // problem: empty when discovery worked; else the text to show instead of the table.
-    DevicePanel(std::vector<cl::DeviceInfo> devices, std::size_t default_index, const std::string& problem,
+    DevicePanel(std::vector<device::DeviceDescription> devices, std::size_t default_index, const std::string& problem,
                 QWidget* parent = nullptr);
 
     QTableView* table() const { return table_; }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cl/device.h"
+#include "engine/device/device_description.h"
 #include "datasets/catalogue.h"
 
 class QTabWidget;
@@ -17,7 +17,7 @@ class DatasetPanel;
 class DevicePanel;
 
 struct StartupFacts {
-    std::vector<cl::DeviceInfo> devices;
+    std::vector<device::DeviceDescription> devices;
     std::size_t default_device = 0;
     std::string device_problem;  // empty when the devices were found
     std::string dataset_status;  // e.g. "Fashion-MNIST: /usr/share/datasets/fashion-mnist"

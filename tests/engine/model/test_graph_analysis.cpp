@@ -84,7 +84,7 @@ TEST_CASE("the analysis names the layer that cannot work and what to change", "[
                             "'same' padding");
     }
     SECTION("a kernel larger than its input is fine with same padding") {
-        spec.layers = {input_layer(), conv2d("conv3", 2, 5, 1, ops::Padding::same), flatten("f"), dense("out", 2)};
+        spec.layers = {input_layer(), conv2d("conv3", 2, 5, 1, model::Padding::same), flatten("f"), dense("out", 2)};
         CHECK(analyse_graph(spec).layers[1].output == Shape{1, 2, 3, 3});
     }
     SECTION("an empty input") {

@@ -8,8 +8,8 @@
 
 using namespace bps;
 using namespace bps::model;
-using ops::Activation;
-using ops::Padding;
+using model::Activation;
+using model::Padding;
 
 namespace {
 train::OptimizerSettings sgd() {

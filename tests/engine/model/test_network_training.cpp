@@ -11,8 +11,8 @@
 
 using namespace bps;
 using namespace bps::model;
-using ops::Activation;
-using ops::Padding;
+using model::Activation;
+using model::Padding;
 
 namespace {
 // A residual, branching network that uses every layer type: the backward pass must route and

@@ -25,7 +25,7 @@ Project unusual_project() {
     model::NetworkSpec& network = project.network;
     network.loss = model::LossKind::mean_squared_error;
     network.input = bps::Shape{1, 3, 20, 24};
-    auto conv = model::from(model::conv2d("conv1", 6, 5, 2, bps::ops::Padding::same), {"input"});
+    auto conv = model::from(model::conv2d("conv1", 6, 5, 2, bps::model::Padding::same), {"input"});
     conv.conv.kernel_w = 3;
     conv.conv.stride_w = 1;
     conv.initializer = bps::train::Initializer::glorot_normal;
@@ -36,8 +36,8 @@ Project unusual_project() {
                       pool,
                       model::from(model::avg_pool("avg1", 2, 1), {"pool1"}),
                       model::from(model::batch_norm("bn1"), {"avg1"}),
-                      model::from(model::activation("act1", bps::ops::Activation::leaky_relu, 0.2f), {"bn1"}),
-                      model::from(model::activation("act2", bps::ops::Activation::tanh), {"act1"}),
+                      model::from(model::activation("act1", bps::model::Activation::leaky_relu, 0.2f), {"bn1"}),
+                      model::from(model::activation("act2", bps::model::Activation::tanh), {"act1"}),
                       model::add("add1", {"act2", "act1"}),
                       model::concat("cat1", {"add1", "bn1"}),
                       model::from(model::global_avg_pool("gap"), {"cat1"}),

@@ -1,0 +1,37 @@
+#include "app/cli/run_job.h"
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+#include "app/cli/terminal.h"
+
+namespace bps::cli {
+
+session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
+                           const std::function<void()>& interrupted) {
+    std::optional<session::JobResult> result;
+    std::optional<session::JobFailure> failure;
+    events.finished = [&](const session::JobResult& done) { result = done; };
+    events.failed = [&](const session::JobFailure& problem) { failure = problem; };
+    {
+        session::TrainingJob job(std::move(setup), std::move(events));
+        bool stopping = false;
+        // A signal handler can only set a flag, so the main thread looks at it between waits.
+        while (!job.wait_for(std::chrono::milliseconds(100))) {
+            if (interrupt_requested() && !stopping) {
+                stopping = true;
+                job.stop();
+                if (interrupted) interrupted();
+            }
+        }
+    }
+    if (failure) {
+        if (failure->kind == session::FailureKind::no_device) throw device::NoDeviceError();
+        throw std::runtime_error(failure->message);
+    }
+    if (!result) throw std::logic_error("the training job ended without a result");
+    return *result;
+}
+
+}  // namespace bps::cli

@@ -1,0 +1,16 @@
+#pragma once
+// A training job run to its end from a CLI command: the main thread waits, turning the first
+// Ctrl-C into a clean stop of the job, and a failure becomes the exception main() prints.
+#include <functional>
+
+#include "engine/session/training_job.h"
+
+namespace bps::cli {
+
+// `events.finished` and `events.failed` are the job's own; the others are passed on. Throws
+// device::NoDeviceError when there is no OpenCL platform, std::runtime_error with the failure's
+// message otherwise. `interrupted` runs (on the main thread) when Ctrl-C asks the job to stop.
+session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
+                           const std::function<void()>& interrupted = {});
+
+}  // namespace bps::cli

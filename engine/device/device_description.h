@@ -1,0 +1,69 @@
+#pragma once
+// The OpenCL devices of this computer as plain values: what the CLI prints, the studio lists and
+// a training job is asked to use. No OpenCL header is reachable from here; engine/cl adds the
+// driver's handles (cl::DeviceInfo) for the code that talks to the device.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bps::device {
+
+// In the order of preference for the default device.
+enum class DeviceKind { DiscreteGpu, IntegratedGpu, Accelerator, Cpu };
+
+// "discrete GPU", "integrated GPU", "accelerator", "CPU"
+std::string_view kind_name(DeviceKind kind);
+
+struct DeviceDescription {
+    std::size_t index = 0;  // position in list_devices(), what --device INDEX refers to
+    std::string platform_name;
+    std::string platform_version;
+    std::string name;
+    std::string vendor;
+    DeviceKind kind = DeviceKind::Cpu;  // GPU with host-unified memory = integrated
+    std::uint32_t compute_units = 0;
+    std::uint32_t clock_mhz = 0;
+    std::uint64_t global_memory_bytes = 0;
+    std::uint64_t max_allocation_bytes = 0;
+    std::uint64_t local_memory_bytes = 0;
+    std::size_t max_work_group_size = 0;
+    std::string opencl_c_version;  // e.g. "OpenCL C 1.2 pocl"
+    std::string driver_version;
+    bool fp16 = false;
+    bool fp64 = false;
+};
+
+// No OpenCL platform at all: an ordinary state with an explanation (no_opencl_help), not a crash.
+class NoDeviceError : public std::runtime_error {
+public:
+    NoDeviceError();
+};
+
+// How to install an OpenCL driver on this operating system (shown by the CLI and the GUI).
+std::string no_opencl_help();
+
+// Every device of every platform. Empty when no OpenCL platform is installed; a failing driver
+// throws (cl::ClError, a std::runtime_error naming the call).
+std::vector<DeviceDescription> list_devices();
+
+// Points the drivers' own kernel caches (PoCL, NVIDIA, Intel) beside Backprop Studio's, unless the
+// user set them. Call once at start-up, before the first OpenCL call.
+void point_driver_caches_beside_ours();
+
+// Discrete GPU, then integrated GPU, then accelerator, then CPU; within a kind the most
+// compute units. Throws NoDeviceError for an empty list.
+std::size_t default_device_index(const std::vector<DeviceDescription>& devices);
+
+// request: "" for the default, a decimal index, or a case-insensitive substring of the device
+// name. Throws NoDeviceError for an empty list, and std::runtime_error naming the request and
+// listing the devices when nothing fits.
+std::size_t select_device(const std::vector<DeviceDescription>& devices, std::string_view request);
+
+// The request the user made: the --device flag when given, else BACKPROP_DEVICE, else "".
+std::string device_request(const std::optional<std::string>& flag);
+
+}  // namespace bps::device

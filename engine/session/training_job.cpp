@@ -1,0 +1,334 @@
+// The job's worker: preparation in the order that fails fastest (the save destination, the
+// project against its data's shape, the device, the weights, then the images), the run itself in
+// engine/session/training_run.cpp, and every exception turned into one structured failure.
+#include "engine/session/training_job.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <new>
+#include <thread>
+
+#include "datasets/dataset.h"
+#include "datasets/image_folder.h"
+#include "engine/cl/cache_location.h"
+#include "engine/cl/device.h"
+#include "engine/cl/error.h"
+#include "engine/cl/kernel_cache.h"
+#include "engine/io/network_weights.h"
+#include "engine/model/graph_analysis.h"
+#include "engine/model/network.h"
+#include "engine/ops/runtime.h"
+#include "engine/session/evaluation.h"
+#include "engine/session/model_card.h"
+#include "engine/session/project_data.h"
+#include "engine/session/run_control.h"
+#include "engine/session/saved_weights.h"
+#include "engine/session/training_run.h"
+
+namespace bps::session {
+
+const char* stage_name(Stage stage) {
+    switch (stage) {
+        case Stage::preparing:
+            return "preparing";
+        case Stage::running:
+            return "running";
+        case Stage::paused:
+            return "paused";
+        case Stage::evaluating:
+            return "evaluating";
+        case Stage::finished:
+            return "finished";
+        case Stage::failed:
+            return "failed";
+    }
+    return "unknown";
+}
+
+const char* failure_kind_name(FailureKind kind) {
+    switch (kind) {
+        case FailureKind::project:
+            return "project";
+        case FailureKind::data:
+            return "data";
+        case FailureKind::file:
+            return "file";
+        case FailureKind::no_device:
+            return "no device";
+        case FailureKind::device:
+            return "device";
+        case FailureKind::out_of_device_memory:
+            return "out of device memory";
+        case FailureKind::internal:
+            return "internal";
+    }
+    return "unknown";
+}
+
+struct TrainingJob::State {
+    JobSetup setup;
+    JobEvents events;
+    RunControl control;
+    std::atomic<bool> detached = false;  // the job object is gone: send nothing more
+    mutable std::mutex mutex;
+    mutable std::condition_variable ended_changed;
+    bool ended = false;
+    // What a generic exception means depends on what the worker was doing when it came.
+    FailureKind phase = FailureKind::internal;
+    std::string device_name;
+
+    template <typename Event, typename... Args>
+    void send(const Event& event, const Args&... args) const {
+        if (event && !detached) event(args...);
+    }
+    void stage(Stage stage, std::string activity = {}, std::size_t done = 0, std::size_t total = 0) const {
+        send(events.stage, StageReport{stage, std::move(activity), done, total});
+    }
+
+    void finish(const JobResult& result) const {
+        stage(Stage::finished);
+        send(events.finished, result);
+    }
+    void run() noexcept;
+    void work();
+    JobFailure failure_of(std::exception_ptr error) const;
+};
+
+namespace {
+
+bool out_of_memory_status(cl_int status) {
+    return status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES ||
+           status == CL_OUT_OF_HOST_MEMORY || status == CL_INVALID_BUFFER_SIZE;
+}
+
+// The project's graph against the data's shape and classes; a problem names the source and the layer.
+void check_network(const JobSetup& setup, const DataFacts& facts) {
+    try {
+        project::analyse_project(setup.project, facts.shape, static_cast<int>(facts.class_count));
+    } catch (const model::ModelError& problem) {
+        throw project::ProjectError(setup.source.empty() ? std::string("the project") : setup.source, problem.what());
+    }
+}
+
+DataFacts facts_of(const TrainingData& data) {
+    return DataFacts{data.train.name, data.train.shape, data.train.class_count()};
+}
+
+}  // namespace
+
+JobFailure TrainingJob::State::failure_of(std::exception_ptr error) const {
+    JobFailure failure;
+    failure.kind = phase;
+    try {
+        std::rethrow_exception(error);
+    } catch (const project::ProjectError& e) {
+        failure = {FailureKind::project, e.what(), {}, e.source()};
+    } catch (const model::ModelError& e) {
+        failure = {FailureKind::project, e.what(), {}, {}};
+    } catch (const datasets::DatasetError& e) {
+        failure = {FailureKind::data, e.what(), {}, e.file().string()};
+    } catch (const io::WeightsFileError& e) {
+        failure = {FailureKind::file, e.what(), {}, e.file().string()};
+    } catch (const device::NoDeviceError& e) {
+        failure = {FailureKind::no_device, e.what(), {}, {}};
+    } catch (const cl::ClError& e) {
+        if (out_of_memory_status(e.status()))
+            failure = {FailureKind::out_of_device_memory,
+                       "the network does not fit the memory of " + device_name +
+                           " (try a smaller batch or network): " + e.what(),
+                       {},
+                       {}};
+        else
+            failure = {FailureKind::device, device_name.empty() ? e.what() : device_name + ": " + e.what(), {}, {}};
+    } catch (const std::bad_alloc&) {
+        failure = {FailureKind::out_of_device_memory, "out of memory while preparing the run", {}, {}};
+    } catch (const std::exception& e) {
+        failure.message = e.what();
+    } catch (...) {
+        failure.message = "the job stopped on an unknown error";
+    }
+    return failure;
+}
+
+void TrainingJob::State::run() noexcept {
+    try {
+        work();
+    } catch (...) {
+        const JobFailure failure = failure_of(std::current_exception());
+        try {
+            stage(Stage::failed);
+            send(events.failed, failure);
+        } catch (...) {
+            // A listener that throws must not take the process down with it.
+        }
+    }
+    {
+        std::lock_guard lock(mutex);
+        ended = true;
+    }
+    ended_changed.notify_all();
+}
+
+void TrainingJob::State::work() {
+    JobResult result;
+    result.task = setup.task;
+    project::Project& project = setup.project;
+    project::TrainingSettings& training = project.training;
+    if (setup.epochs) training.epochs = *setup.epochs;
+    if (setup.batch_size) training.batch_size = *setup.batch_size;
+    if (setup.learning_rate) training.optimizer.learning_rate = *setup.learning_rate;
+    if (setup.seed) training.seed = *setup.seed;
+    const std::string name = project.name.empty() ? setup.source : project.name;
+
+    // Everything that can be checked without the images and the device comes first.
+    phase = FailureKind::file;
+    if (setup.task == JobTask::train && !setup.save_weights.empty()) io::check_weights_destination(setup.save_weights);
+    std::optional<SavedWeights> weights;
+    phase = FailureKind::project;
+    DataFacts facts;
+    if (setup.task == JobTask::predict) {
+        // Predicting needs no training data: the weights' model card says what the images are.
+        if (setup.weights.empty()) throw std::invalid_argument("predicting needs a weights file");
+        weights = read_saved_weights(setup.weights);
+        facts = DataFacts{"the weights' images", weights->card.shape, weights->card.class_names.size()};
+    } else {
+        facts = setup.data ? facts_of(*setup.data) : project_data_facts(project.dataset);
+    }
+    check_network(setup, facts);
+    if (setup.task == JobTask::evaluate) {
+        if (setup.weights.empty()) throw std::invalid_argument("evaluating needs a weights file");
+        weights = read_saved_weights(setup.weights);
+        check_weights_fit(*weights, facts);
+    }
+
+    phase = FailureKind::device;
+    stage(Stage::preparing, "choosing a device");
+    const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
+    const cl::DeviceInfo device = devices.at(cl::select_device(devices, setup.device_request));
+    device_name = device.name;
+    if (control.stop_requested()) return finish(result);
+
+    cl::KernelCache cache(cl::kernel_cache_dir());
+    ops::Runtime runtime(device, &cache);
+    stage(Stage::preparing, "building kernels", 0, 0);
+    runtime.build_programs([this](std::size_t done, std::size_t total) {
+        stage(Stage::preparing, "building kernels", done, total);
+    });
+    if (control.stop_requested()) return finish(result);
+
+    phase = FailureKind::project;
+    if (setup.task == JobTask::predict) {
+        stage(Stage::preparing, "building the network");
+        result.class_names = weights->card.class_names;
+        result.predictions = predict_images(runtime, project, *weights, setup.images);
+        return finish(result);
+    }
+    // The weights go into the network before the images are read: a file from another network
+    // fails at once.
+    std::unique_ptr<model::Network> evaluated;
+    if (setup.task == JobTask::evaluate) {
+        stage(Stage::preparing, "building the network");
+        evaluated = network_with_weights(runtime, project, facts.shape, training.batch_size, *weights);
+    }
+
+    // The data: given, or read and prepared here.
+    std::shared_ptr<const TrainingData> data = setup.data;
+    std::vector<std::string> skipped;
+    if (!data) {
+        phase = FailureKind::data;
+        stage(Stage::preparing, "reading " + facts.title);
+        std::vector<datasets::SkippedImage> unreadable;
+        datasets::DatasetSplits splits = load_project_data(project.dataset, &unreadable);
+        for (const datasets::SkippedImage& image : unreadable) skipped.push_back(image.file.string() + ": " + image.reason);
+        if (control.stop_requested()) return finish(result);
+        stage(Stage::preparing, "preparing the images");
+        if (setup.task == JobTask::evaluate) {
+            // Evaluation uses the test split, or a whole folder, normalised as in training.
+            const bool whole_folder = splits.test.size() == 0;
+            auto prepared = std::make_shared<TrainingData>();
+            prepared->test = whole_folder ? std::move(splits.train) : std::move(splits.test);
+            normalize_like(prepared->test, weights->card.normalization);
+            result.whole_folder = whole_folder;
+            data = prepared;
+        } else {
+            data = std::make_shared<TrainingData>(prepare_training_data(std::move(splits), project.dataset, training.seed));
+        }
+    }
+    if (control.stop_requested()) return finish(result);
+
+    phase = FailureKind::internal;
+    if (setup.task == JobTask::evaluate) {
+        result.class_names = weights->card.class_names;
+        stage(Stage::evaluating, "test images");
+        result.test = evaluate(*evaluated, data->test);
+        return finish(result);
+    }
+
+    RunFacts facts_sent;
+    facts_sent.name = name;
+    facts_sent.data_title = facts.title;
+    facts_sent.device = device;
+    facts_sent.training = training;
+    facts_sent.train_images = data->split.train.size();
+    facts_sent.validation_images = data->split.validation.size();
+    facts_sent.test_images = data->test.size();
+    facts_sent.skipped_images = skipped;
+    send(events.started, facts_sent);
+
+    TrainingRun run{runtime, project, *data, control, events, detached, setup.report_interval, {}};
+    if (!setup.weights.empty()) run.starting_weights = read_saved_weights(setup.weights).arrays;
+    run.train(result);
+    result.class_names = data->train.class_names;
+
+    if (!setup.save_weights.empty() && result.training_began) {
+        phase = FailureKind::file;
+        ModelCard card;
+        card.project = name;
+        card.shape = data->train.shape;
+        card.class_names = data->train.class_names;
+        card.normalization = data->normalization;
+        io::save_weights(setup.save_weights, result.weights, model_card_json(card));
+        result.saved_to = setup.save_weights;
+    }
+    finish(result);
+}
+
+TrainingJob::TrainingJob(JobSetup setup, JobEvents events) : state_(std::make_shared<State>()) {
+    state_->setup = std::move(setup);
+    state_->events = std::move(events);
+    // The thread owns a reference: a job destroyed while its device is busy ends on its own.
+    std::thread([state = state_] { state->run(); }).detach();
+}
+
+TrainingJob::~TrainingJob() {
+    state_->control.stop();
+    // A worker between batches ends within one batch; one stuck in a long device call is left to
+    // end on its own, sending nothing more.
+    wait_for(std::chrono::milliseconds(250));
+    state_->detached = true;
+}
+
+void TrainingJob::pause() {
+    state_->control.pause();
+}
+void TrainingJob::resume() {
+    state_->control.resume();
+}
+void TrainingJob::step() {
+    state_->control.step();
+}
+void TrainingJob::stop() {
+    state_->control.stop();
+}
+void TrainingJob::set_learning_rate(float rate) {
+    state_->control.set_learning_rate(rate);
+}
+
+bool TrainingJob::wait_for(std::chrono::milliseconds timeout) const {
+    std::unique_lock lock(state_->mutex);
+    return state_->ended_changed.wait_for(lock, timeout, [this] { return state_->ended; });
+}
+
+}  // namespace bps::session

@@ -1,0 +1,170 @@
+#pragma once
+// The one door to training, evaluation and prediction, for the CLI and the studio alike. A job
+// takes a project, a device request and options, and does the whole of the work on its own
+// worker thread: it chooses the device, reads and prepares the data, builds the kernels, trains,
+// evaluates the test split and saves the weights with their model card. Its caller only asks
+// (pause, resume, step, stop, a new learning rate; never blocking) and listens. Nothing here
+// reaches an OpenCL header or the ops runtime.
+//
+// How the studio's dashboard drives a run (the events come on the job's worker thread; the
+// dashboard's bridge in app/gui turns them into queued signals, so widgets only ever see values):
+//
+//     session::JobSetup setup;
+//     setup.project = editor.project();            // the network and its training settings
+//     setup.device_request = panel.device_index(); // "" for the best device
+//     setup.save_weights = run_folder / "weights.h5";
+//     session::JobEvents events;
+//     events.stage = [bridge](const session::StageReport& s) { bridge->post_stage(s); };
+//     events.started = [bridge](const session::RunFacts& f) { bridge->post_facts(f); };
+//     events.batch = [bridge](const session::BatchReport& b) { bridge->post_batch(b); };  // <= ~30/s
+//     events.epoch = [bridge](const session::EpochReport& e) { bridge->post_epoch(e); };
+//     events.finished = [bridge](const session::JobResult& r) { bridge->post_result(r); };
+//     events.failed = [bridge](const session::JobFailure& f) { bridge->post_failure(f); };
+//     auto job = std::make_unique<session::TrainingJob>(std::move(setup), std::move(events));
+//     // Buttons:  job->pause();  job->step();  job->resume();  job->set_learning_rate(0.003f);
+//     //           job->stop();   (each returns at once; the stage events confirm it)
+//     // Closing the window: job.reset() asks for a stop and returns without waiting on the device.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/device/device_description.h"
+#include "engine/io/weights_file.h"
+#include "engine/project/project.h"
+#include "engine/session/reports.h"
+#include "engine/session/training_data.h"
+
+namespace bps::session {
+
+enum class JobTask { train, evaluate, predict };
+
+struct JobSetup {
+    JobTask task = JobTask::train;
+    project::Project project;
+    std::string source;          // how messages name the project: its file, or "example 'cnn'"
+    std::string device_request;  // "" for the best device, an index or part of a name
+    // Overrides of the project's training settings for this run.
+    std::optional<int> epochs;
+    std::optional<int> batch_size;
+    std::optional<float> learning_rate;
+    std::optional<std::uint64_t> seed;
+    // train: weights to start from (optional); evaluate and predict: the weights to use (required).
+    std::filesystem::path weights;
+    // train: where the weights and their model card are saved when training ends, also after a
+    // stop (empty: not saved). Checked before any image is read.
+    std::filesystem::path save_weights;
+    std::vector<std::filesystem::path> images;  // predict: PNG or JPEG files
+    // Data already in memory (tests, a dataset the studio has loaded); null: the job reads the
+    // project's dataset itself.
+    std::shared_ptr<const TrainingData> data;
+    // Batch reports come at most this often, and at the end of every epoch. Zero reports every
+    // batch, waiting for the device each time (tests, stepping by hand).
+    std::chrono::milliseconds report_interval{33};
+};
+
+enum class Stage { preparing, running, paused, evaluating, finished, failed };
+const char* stage_name(Stage stage);  // "preparing", "running", ...
+
+struct StageReport {
+    Stage stage = Stage::preparing;
+    // preparing: "choosing a device", "reading Fashion-MNIST", "building kernels", "building the
+    // network"; evaluating: "validation images" or "test images"; otherwise empty.
+    std::string activity;
+    std::size_t done = 0, total = 0;  // a counted activity (kernels 3 of 11); total 0: not counted
+};
+
+// What the run is about to do, sent once preparation is over and before the first batch.
+struct RunFacts {
+    std::string name;        // the project's name, or its source
+    std::string data_title;  // "Fashion-MNIST", or the image folder
+    device::DeviceDescription device;
+    project::TrainingSettings training;  // with this run's overrides
+    std::size_t train_images = 0, validation_images = 0, test_images = 0;
+    std::vector<std::string> skipped_images;  // an image folder's unreadable files, with why
+};
+
+struct Prediction {
+    std::string file;
+    std::vector<ClassScore> top;  // the three most probable classes, most probable first
+    std::string problem;          // the image could not be read (then `top` is empty)
+};
+
+struct JobResult {
+    JobTask task = JobTask::train;
+    bool stopped = false;          // stop() ended it early (it may still hold trained weights)
+    bool training_began = false;   // false when it stopped while preparing: nothing was trained or saved
+    int epochs_completed = 0;      // whole epochs
+    std::optional<Evaluation> test;  // train: the test split after the last epoch; evaluate: the result
+    bool whole_folder = false;       // evaluate: an image folder has no test split, all its images were used
+    std::vector<Prediction> predictions;      // predict, in the order of JobSetup::images
+    std::vector<std::string> class_names;
+    std::vector<io::NamedArray> weights;      // train: everything trained, also after a stop
+    std::filesystem::path saved_to;           // train: the weights file written, if any
+    double seconds = 0;
+};
+
+enum class FailureKind {
+    project,               // the project file or its network (`layer` names the layer when one is at fault)
+    data,                  // the dataset is missing or damaged (`file` names it)
+    file,                  // a weights file cannot be read, does not fit, or cannot be saved (`file`)
+    no_device,             // no OpenCL platform at all: `message` says how to install one
+    device,                // the device cannot be found or failed
+    out_of_device_memory,  // the network or batch does not fit the device's memory
+    internal,              // anything else
+};
+const char* failure_kind_name(FailureKind kind);
+
+struct JobFailure {
+    FailureKind kind = FailureKind::internal;
+    std::string message;  // complete, in a learner's words, naming the file, layer or device
+    std::string layer;
+    std::string file;
+};
+
+// Every event runs on the job's worker thread, one at a time. A callback must return quickly and
+// touch only what outlives the job (a bridge, a queue); after the job is destroyed no new event
+// starts. Exactly one of finished and failed ends every job.
+struct JobEvents {
+    std::function<void(const StageReport&)> stage;
+    std::function<void(const RunFacts&)> started;
+    std::function<void(const BatchReport&)> batch;
+    std::function<void(const EpochReport&)> epoch;
+    std::function<void(const JobResult&)> finished;
+    std::function<void(const JobFailure&)> failed;
+};
+
+class TrainingJob {
+public:
+    // Starts the worker thread at once; every problem, even a project that cannot work, arrives
+    // as the failed event.
+    TrainingJob(JobSetup setup, JobEvents events);
+    // Asks for a stop and waits a moment for the worker; a worker still busy on the device then
+    // finishes on its own, sending no more events.
+    ~TrainingJob();
+    TrainingJob(const TrainingJob&) = delete;
+    TrainingJob& operator=(const TrainingJob&) = delete;
+
+    // Any thread, any order, never blocking; honoured at the next batch boundary (stop also
+    // while preparing). Resume with nothing paused does nothing; step runs exactly one batch of
+    // a paused run; stop while paused stops.
+    void pause();
+    void resume();
+    void step();
+    void stop();
+    void set_learning_rate(float rate);  // the new base rate; the project's schedule goes on from it
+
+    // True once finished or failed has been delivered (false when the timeout passed first).
+    bool wait_for(std::chrono::milliseconds timeout) const;
+
+    struct State;
+
+private:
+    std::shared_ptr<State> state_;
+};
+
+}  // namespace bps::session

@@ -1,0 +1,179 @@
+#include "engine/session/training_run.h"
+
+#include <algorithm>
+
+#include "datasets/feeding.h"
+#include "datasets/image_folder.h"
+#include "engine/io/network_weights.h"
+#include "engine/ops/metrics.h"
+#include "engine/session/evaluation.h"
+#include "engine/session/project_data.h"
+#include "engine/train/schedule.h"
+
+namespace bps::session {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A batch report whose loss and accuracy are filled in once the totals have been read back.
+struct Snapshot {
+    BatchReport report;
+    std::size_t samples = 0;
+};
+
+BatchReport completed(Snapshot snapshot, double loss_sum, double correct) {
+    const double samples = static_cast<double>(std::max<std::size_t>(snapshot.samples, 1));
+    snapshot.report.loss = loss_sum / samples;
+    snapshot.report.accuracy = correct / samples;
+    return snapshot.report;
+}
+}  // namespace
+
+void TrainingRun::train(JobResult& result) {
+    const auto send = [this](const auto& event, const auto& value) {
+        if (event && !detached) event(value);
+    };
+    const auto stage = [&](Stage stage, std::string activity = {}) {
+        send(events.stage, StageReport{stage, std::move(activity), 0, 0});
+    };
+    const project::TrainingSettings& settings = project.training;
+    const project::DatasetSettings& feeding = project.dataset;
+    if (data.split.train.empty()) throw std::invalid_argument("the training split has no images");
+
+    stage(Stage::preparing, "building the network");
+    model::Network network(runtime, project_network(project, data.train.shape), settings.batch_size,
+                           settings.optimizer, settings.seed);
+    if (!starting_weights.empty()) io::upload_parameters(runtime, network, starting_weights, "the starting weights");
+
+    result.training_began = true;
+    stage(Stage::running);
+    const Clock::time_point started = Clock::now();
+    const float project_rate = settings.optimizer.learning_rate;
+    for (int epoch = 0; epoch < settings.epochs && !result.stopped; ++epoch) {
+        // The order depends only on (seed, epoch): a run can be replayed exactly.
+        datasets::BatchIterator batches(
+            data.train,
+            datasets::epoch_order(data.split.train, settings.seed, static_cast<std::uint64_t>(epoch), feeding.shuffle),
+            static_cast<std::size_t>(settings.batch_size), feeding.augmentation,
+            settings.seed ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(epoch + 1)));
+        const std::size_t batch_count = batches.batch_count();
+        network.clear_totals();
+        const Clock::time_point epoch_start = Clock::now();
+        Clock::time_point last_report = epoch_start;
+        ops::AsyncRead totals_read;
+        Snapshot in_flight;  // the report waiting for totals_read, when one is pending
+        bool pending = false;
+        std::size_t images = 0;
+        Snapshot latest;
+        datasets::Batch batch;
+        for (std::size_t done = 1; batches.next(batch); ++done) {
+            if (!control.before_batch([&](bool paused) { stage(paused ? Stage::paused : Stage::running); })) {
+                result.stopped = true;
+                break;
+            }
+            const double progress =
+                static_cast<double>(epoch) + static_cast<double>(done - 1) / static_cast<double>(batch_count);
+            const float rate = train::learning_rate_at(settings.schedule, control.learning_rate(project_rate), progress);
+            network.train_step(batch.images, batch.labels, rate);
+            images += batch.count();
+
+            latest.report = BatchReport{epoch, settings.epochs, done, batch_count, 0, 0, 0, 0, rate};
+            latest.report.epoch_seconds = seconds_since(epoch_start);
+            latest.report.images_per_second =
+                static_cast<double>(images) / std::max(latest.report.epoch_seconds, 1e-9);
+            latest.samples = images;
+            if (done == batch_count) break;  // the epoch's end reports below, with the epoch
+            if (report_interval.count() == 0 || control.stepping()) {
+                // Every batch, or a single step of a paused run: worth waiting for.
+                const model::Network::Totals totals = network.read_totals();
+                send(events.batch, completed(latest, totals.loss_sum, totals.correct));
+                continue;
+            }
+            if (pending && totals_read.ready()) {
+                const std::vector<float>& totals = totals_read.values();
+                send(events.batch, completed(in_flight, totals[0], totals[1]));
+                pending = false;
+            }
+            const Clock::time_point now = Clock::now();
+            if (!pending && now - last_report >= report_interval) {
+                totals_read.start(runtime, network.totals_tensor());
+                in_flight = latest;
+                pending = true;
+                last_report = now;
+            }
+        }
+        if (result.stopped) break;
+        // One blocking read per epoch: its last batch report and the epoch's figures.
+        const model::Network::Totals totals = network.read_totals();
+        send(events.batch, completed(latest, totals.loss_sum, totals.correct));
+        EpochReport report;
+        report.epoch = epoch;
+        report.epochs = settings.epochs;
+        report.train_loss = totals.loss_sum / static_cast<double>(std::max<std::size_t>(totals.samples, 1));
+        report.train_accuracy = totals.correct / static_cast<double>(std::max<std::size_t>(totals.samples, 1));
+        report.seconds = seconds_since(epoch_start);
+        report.images_per_second = static_cast<double>(images) / std::max(report.seconds, 1e-9);
+        if (!data.split.validation.empty()) {
+            stage(Stage::evaluating, "validation images");
+            report.validation = evaluate(network, data.train, data.split.validation);
+        }
+        result.epochs_completed = epoch + 1;
+        send(events.epoch, report);
+        if (epoch + 1 < settings.epochs && !data.split.validation.empty()) stage(Stage::running);
+    }
+    if (!result.stopped && data.test.size() > 0) {
+        stage(Stage::evaluating, "test images");
+        result.test = evaluate(network, data.test);
+    }
+    result.weights = io::download_parameters(runtime, network);
+    result.seconds = seconds_since(started);
+}
+
+std::unique_ptr<model::Network> network_with_weights(ops::Runtime& runtime, const project::Project& project,
+                                                     const datasets::ImageShape& shape, int batch_size,
+                                                     const SavedWeights& weights) {
+    auto network = std::make_unique<model::Network>(runtime, project_network(project, shape), batch_size,
+                                                    train::OptimizerSettings{}, 0);
+    io::upload_parameters(runtime, *network, weights.arrays, weights.file.string());
+    return network;
+}
+
+std::vector<Prediction> predict_images(ops::Runtime& runtime, const project::Project& project,
+                                       const SavedWeights& weights, const std::vector<std::filesystem::path>& files) {
+    const ModelCard& card = weights.card;
+    std::vector<Prediction> predictions;
+    // Read every image first: the readable ones are predicted together.
+    datasets::Dataset images;
+    images.shape = card.shape;
+    images.class_names = card.class_names;
+    std::vector<std::size_t> readable;
+    for (const std::filesystem::path& file : files) {
+        Prediction prediction;
+        prediction.file = file.string();
+        try {
+            const std::vector<float> pixels = datasets::read_image_file(
+                file, datasets::ImageFolderOptions{card.shape.height, card.shape.width, card.shape.channels});
+            images.images.insert(images.images.end(), pixels.begin(), pixels.end());
+            images.labels.push_back(0);
+            readable.push_back(predictions.size());
+        } catch (const std::exception& error) {
+            prediction.problem = error.what();
+        }
+        predictions.push_back(std::move(prediction));
+    }
+    if (readable.empty()) return predictions;
+    normalize_like(images, card.normalization);
+    const std::unique_ptr<model::Network> network = network_with_weights(
+        runtime, project, card.shape, static_cast<int>(std::min<std::size_t>(readable.size(), 64)), weights);
+    const std::vector<std::vector<float>> probabilities =
+        predict_probabilities(*network, images.images, readable.size());
+    for (std::size_t i = 0; i < readable.size(); ++i)
+        predictions[readable[i]].top = top_classes(probabilities[i], 3);
+    return predictions;
+}
+
+}  // namespace bps::session

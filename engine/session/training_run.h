@@ -1,0 +1,43 @@
+#pragma once
+// Inside a training job, on its worker thread: the network built on the job's runtime, the epochs
+// and batches, the metric reports on a timer (read back asynchronously, so the device never
+// waits for the host), validation and the test evaluation. Device code: only the job includes it.
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "engine/model/network.h"
+#include "engine/ops/runtime.h"
+#include "engine/session/run_control.h"
+#include "engine/session/saved_weights.h"
+#include "engine/session/training_data.h"
+#include "engine/session/training_job.h"
+
+namespace bps::session {
+
+struct TrainingRun {
+    ops::Runtime& runtime;
+    const project::Project& project;  // with the run's overrides
+    const TrainingData& data;
+    RunControl& control;
+    const JobEvents& events;
+    const std::atomic<bool>& detached;  // no events once the job object is gone
+    std::chrono::milliseconds report_interval;
+    std::vector<io::NamedArray> starting_weights;  // empty: initialise from the project's seed
+
+    // Trains to the end or to a stop; fills the result's training fields and weights.
+    void train(JobResult& result);
+};
+
+// The project's network for `shape` images on `runtime`, holding the saved weights.
+std::unique_ptr<model::Network> network_with_weights(ops::Runtime& runtime, const project::Project& project,
+                                                     const datasets::ImageShape& shape, int batch_size,
+                                                     const SavedWeights& weights);
+
+// The three most probable classes of every readable image; an unreadable one gets its problem.
+std::vector<Prediction> predict_images(ops::Runtime& runtime, const project::Project& project,
+                                       const SavedWeights& weights, const std::vector<std::filesystem::path>& images);
+
+}  // namespace bps::session

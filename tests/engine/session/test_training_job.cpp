@@ -1,0 +1,571 @@
+// The training job on its worker thread: it learns, replays exactly with the same seed, honours
+// pause, resume, step, stop and a new learning rate at batch boundaries in any order, keeps the
+// weights on a stop, reports every stage, sends metric reports on a timer, and turns every
+// problem into a structured failure. Every wait is bounded and synchronised by the job's own
+// events (handshakes), never by sleeping.
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <random>
+
+#include "engine/io/network_weights.h"
+#include "engine/model/network.h"
+#include "engine/ops/runtime.h"
+#include "engine/session/evaluation.h"
+#include "engine/session/training_job.h"
+#include "kernels/embedded_kernels.h"
+#include "tests/engine/test_device.h"
+#include "tests/support/temp_dir.h"
+
+using namespace bps;
+using namespace bps::session;
+using bps::test::TempDir;
+
+namespace {
+// Two classes of 1x4x4 images: class 1 is brighter on the left half, class 0 on the right,
+// with noise, so a small MLP separates them well but not after one step.
+datasets::Dataset two_class_images(std::size_t count, std::uint32_t seed) {
+    datasets::Dataset data;
+    data.name = "halves";
+    data.shape = datasets::ImageShape{1, 4, 4};
+    data.class_names = {"right", "left"};
+    std::mt19937 generator(seed);
+    std::uniform_real_distribution<float> noise(0.0f, 0.6f);
+    for (std::size_t i = 0; i < count; ++i) {
+        const int label = static_cast<int>(i % 2);
+        data.labels.push_back(label);
+        for (int y = 0; y < 4; ++y)
+            for (int x = 0; x < 4; ++x) {
+                const bool bright = (x < 2) == (label == 1);
+                data.images.push_back(noise(generator) + (bright ? 0.4f : 0.0f));
+            }
+    }
+    return data;
+}
+
+project::Project small_project(int output_units = 2) {
+    project::Project project;
+    project.name = "halves";
+    project.network.layers = {model::input_layer(), model::flatten("flatten"), model::dense("fc1", 8),
+                              model::activation("relu", model::Activation::relu),
+                              model::dense("out", output_units, train::Initializer::glorot_uniform)};
+    project.training.epochs = 3;
+    project.training.batch_size = 16;
+    project.training.optimizer.learning_rate = 0.05f;
+    project.training.seed = 7;
+    project.dataset.validation_fraction = 0.25;
+    return project;
+}
+
+std::shared_ptr<const TrainingData> small_data() {
+    datasets::DatasetSplits splits{two_class_images(256, 1), two_class_images(128, 2)};
+    project::DatasetSettings settings;
+    settings.validation_fraction = 0.25;
+    return std::make_shared<TrainingData>(prepare_training_data(std::move(splits), settings, 7));
+}
+
+// Everything a job sent, recorded under a lock; the test thread waits on it with a bound.
+struct Recorder {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<StageReport> stages;
+    std::vector<BatchReport> batches;
+    std::vector<EpochReport> epochs;
+    std::optional<JobResult> result;
+    std::optional<JobFailure> failure;
+    std::function<void(const BatchReport&)> on_batch;  // runs on the worker, without the lock
+    std::function<void(const StageReport&)> on_stage;
+
+    template <typename Value>
+    void add(std::vector<Value>& to, const Value& value) {
+        {
+            std::lock_guard lock(mutex);
+            to.push_back(value);
+        }
+        changed.notify_all();
+    }
+
+    JobEvents events() {
+        JobEvents events;
+        events.stage = [this](const StageReport& report) {
+            add(stages, report);
+            if (on_stage) on_stage(report);
+        };
+        events.batch = [this](const BatchReport& report) {
+            add(batches, report);
+            if (on_batch) on_batch(report);
+        };
+        events.epoch = [this](const EpochReport& report) { add(epochs, report); };
+        events.finished = [this](const JobResult& done) {
+            {
+                std::lock_guard lock(mutex);
+                result = done;
+            }
+            changed.notify_all();
+        };
+        events.failed = [this](const JobFailure& problem) {
+            {
+                std::lock_guard lock(mutex);
+                failure = problem;
+            }
+            changed.notify_all();
+        };
+        return events;
+    }
+
+    // Waits (at most two minutes: cold kernel caches on a busy machine) until `done` holds.
+    template <typename Done>
+    bool wait_until(Done done) {
+        std::unique_lock lock(mutex);
+        return changed.wait_for(lock, std::chrono::minutes(2), [&] { return done(); });
+    }
+    bool ended() const { return result.has_value() || failure.has_value(); }
+    std::size_t batch_count() {
+        std::lock_guard lock(mutex);
+        return batches.size();
+    }
+    std::vector<Stage> stage_sequence() {
+        std::lock_guard lock(mutex);
+        std::vector<Stage> sequence;
+        for (const StageReport& report : stages)
+            if (sequence.empty() || sequence.back() != report.stage) sequence.push_back(report.stage);
+        return sequence;
+    }
+};
+
+JobSetup setup_of(project::Project project, std::chrono::milliseconds report_interval = std::chrono::milliseconds(0)) {
+    JobSetup setup;
+    setup.project = std::move(project);
+    setup.source = "halves.json";
+    setup.data = small_data();
+    setup.report_interval = report_interval;
+    return setup;
+}
+
+// The job's handle for callbacks that steer it: set once the job exists.
+struct Handle {
+    std::promise<TrainingJob*> promise;
+    std::shared_future<TrainingJob*> future = promise.get_future().share();
+    TrainingJob& get() const {
+        REQUIRE(future.wait_for(std::chrono::minutes(2)) == std::future_status::ready);
+        return *future.get();
+    }
+};
+
+void run_to_end(Recorder& recorder, JobSetup setup) {
+    TrainingJob job(std::move(setup), recorder.events());
+    REQUIRE(recorder.wait_until([&] { return recorder.ended(); }));
+    REQUIRE(job.wait_for(std::chrono::minutes(1)));
+}
+}  // namespace
+
+TEST_CASE("a job trains, validates each epoch, evaluates the test split and reports every stage", "[job]") {
+    Recorder run;
+    run_to_end(run, setup_of(small_project()));
+    REQUIRE_FALSE(run.failure);
+    REQUIRE(run.result);
+    CHECK_FALSE(run.result->stopped);
+    CHECK(run.result->training_began);
+    CHECK(run.result->epochs_completed == 3);
+    // 192 training images in batches of 16, every batch reported.
+    REQUIRE(run.batches.size() == 36);
+    CHECK(run.batches[0].batch == 1);
+    CHECK(run.batches[11].batch == 12);
+    CHECK(run.batches[11].batches == 12);
+    REQUIRE(run.epochs.size() == 3);
+    for (const EpochReport& epoch : run.epochs) {
+        REQUIRE(epoch.validation);
+        CHECK(epoch.validation->samples == 64);
+        CHECK(epoch.images_per_second > 0);
+    }
+    // The epoch's figures are the last batch report's running means.
+    CHECK(run.epochs[2].train_loss == Approx(run.batches[35].loss));
+    CHECK(run.epochs[2].train_loss < run.epochs[0].train_loss);
+    REQUIRE(run.result->test);
+    CHECK(run.result->test->samples == 128);
+    CHECK(run.result->test->accuracy > 0.9);
+    CHECK(run.result->weights.size() == 4);
+    CHECK(run.result->class_names == std::vector<std::string>{"right", "left"});
+
+    // preparing, then running and validating in turn, the test split, finished.
+    CHECK(run.stage_sequence() ==
+          std::vector<Stage>{Stage::preparing, Stage::running, Stage::evaluating, Stage::running, Stage::evaluating,
+                             Stage::running, Stage::evaluating, Stage::finished});
+    // Building kernels is counted: 1..N of the engine's programs.
+    std::vector<std::size_t> built;
+    for (const StageReport& stage : run.stages)
+        if (stage.activity == "building kernels" && stage.total > 0) built.push_back(stage.done);
+    const std::size_t programs = kernels::embedded_sources().size();
+    REQUIRE(built.size() == programs);
+    CHECK(built.front() == 1);
+    CHECK(built.back() == programs);
+    CHECK(run.stages.back().stage == Stage::finished);
+}
+
+TEST_CASE("reports come on a timer, and at the end of every epoch", "[job]") {
+    // An interval longer than the run: only the epochs' own reports remain, each for the last batch.
+    Recorder run;
+    run_to_end(run, setup_of(small_project(), std::chrono::hours(1)));
+    REQUIRE(run.result);
+    REQUIRE(run.batches.size() == 3);
+    for (int epoch = 0; epoch < 3; ++epoch) {
+        CHECK(run.batches[static_cast<std::size_t>(epoch)].epoch == epoch);
+        CHECK(run.batches[static_cast<std::size_t>(epoch)].batch == 12);
+        CHECK(run.batches[static_cast<std::size_t>(epoch)].loss ==
+              Approx(run.epochs[static_cast<std::size_t>(epoch)].train_loss));
+    }
+    // A timer report agrees with the every-batch figures of the same run: it is read back later,
+    // but counts exactly the batches it names.
+    Recorder every;
+    run_to_end(every, setup_of(small_project()));
+    Recorder timed;
+    run_to_end(timed, setup_of(small_project(), std::chrono::milliseconds(1)));
+    REQUIRE(timed.result);
+    REQUIRE(timed.batches.size() >= 3);
+    for (const BatchReport& report : timed.batches) {
+        const BatchReport& same = every.batches[static_cast<std::size_t>(report.epoch) * 12 + report.batch - 1];
+        CHECK(report.loss == Approx(same.loss).epsilon(1e-6));
+        CHECK(report.accuracy == Approx(same.accuracy));
+    }
+}
+
+TEST_CASE("the same seed replays the same loss curve and another seed does not", "[job]") {
+    Recorder first, second, third;
+    run_to_end(first, setup_of(small_project()));
+    run_to_end(second, setup_of(small_project()));
+    project::Project other = small_project();
+    other.training.seed = 8;
+    run_to_end(third, setup_of(other));
+    REQUIRE(first.batches.size() == 36);
+    REQUIRE(second.batches.size() == 36);
+    REQUIRE(third.batches.size() == 36);
+    bool differs = false;
+    for (std::size_t i = 0; i < first.batches.size(); ++i) {
+        CHECK(first.batches[i].loss == second.batches[i].loss);
+        differs = differs || first.batches[i].loss != third.batches[i].loss;
+    }
+    CHECK(differs);
+    REQUIRE(first.result);
+    REQUIRE(second.result);
+    CHECK(first.result->weights[0].values == second.result->weights[0].values);
+}
+
+TEST_CASE("stop ends at a batch boundary and keeps the weights trained so far; stop while paused stops",
+          "[job]") {
+    // Run A stops itself after batch 3; run B pauses after batch 3, waits until the job says it is
+    // paused, then stops. Both trained exactly three batches, so their weights are identical.
+    Recorder stopped;
+    {
+        Handle handle;
+        stopped.on_batch = [&handle](const BatchReport& report) {
+            if (report.batch == 3) handle.get().stop();
+        };
+        TrainingJob job(setup_of(small_project()), stopped.events());
+        handle.promise.set_value(&job);
+        REQUIRE(stopped.wait_until([&] { return stopped.ended(); }));
+    }
+    REQUIRE(stopped.result);
+    CHECK(stopped.result->stopped);
+    CHECK(stopped.result->training_began);
+    CHECK(stopped.result->epochs_completed == 0);
+    CHECK(stopped.batches.size() == 3);
+    CHECK(stopped.epochs.empty());
+    CHECK_FALSE(stopped.result->test);
+
+    Recorder paused;
+    Handle handle;
+    paused.on_batch = [&handle](const BatchReport& report) {
+        if (report.epoch == 0 && report.batch == 3) handle.get().pause();
+    };
+    TrainingJob job(setup_of(small_project()), paused.events());
+    handle.promise.set_value(&job);
+    INFO("the job never said it was paused");
+    REQUIRE(paused.wait_until([&] { return !paused.stages.empty() && paused.stages.back().stage == Stage::paused; }));
+    CHECK(paused.batch_count() == 3);
+    job.stop();
+    REQUIRE(paused.wait_until([&] { return paused.ended(); }));
+    REQUIRE(paused.result);
+    CHECK(paused.result->stopped);
+    CHECK(paused.batches.size() == 3);  // nothing ran while paused
+    REQUIRE(paused.result->weights.size() == stopped.result->weights.size());
+    for (std::size_t i = 0; i < paused.result->weights.size(); ++i)
+        CHECK(paused.result->weights[i].values == stopped.result->weights[i].values);
+}
+
+TEST_CASE("resume after a pause goes on to the end", "[job]") {
+    Recorder run;
+    Handle handle;
+    std::atomic<bool> paused_once = false;
+    run.on_batch = [&](const BatchReport& report) {
+        if (report.batch == 2 && !paused_once.exchange(true)) handle.get().pause();
+    };
+    TrainingJob job(setup_of(small_project()), run.events());
+    handle.promise.set_value(&job);
+    // The handshake: resume only once the job has said that it is paused.
+    INFO("the job never said it was paused");
+    REQUIRE(run.wait_until([&] { return !run.stages.empty() && run.stages.back().stage == Stage::paused; }));
+    job.resume();
+    REQUIRE(run.wait_until([&] { return run.ended(); }));
+    REQUIRE(run.result);
+    CHECK_FALSE(run.result->stopped);
+    CHECK(run.batches.size() == 36);
+    const std::vector<Stage> sequence = run.stage_sequence();
+    const auto paused = std::find(sequence.begin(), sequence.end(), Stage::paused);
+    REQUIRE(paused != sequence.end());
+    CHECK(*(paused + 1) == Stage::running);
+}
+
+TEST_CASE("resume with nothing paused and step while running do nothing", "[job]") {
+    Recorder run;
+    Handle handle;
+    run.on_batch = [&](const BatchReport& report) {
+        if (report.epoch == 0 && report.batch == 1) {
+            handle.get().resume();
+            handle.get().step();
+        }
+    };
+    TrainingJob job(setup_of(small_project()), run.events());
+    handle.promise.set_value(&job);
+    REQUIRE(run.wait_until([&] { return run.ended(); }));
+    REQUIRE(run.result);
+    CHECK(run.batches.size() == 36);
+    const std::vector<Stage> sequence = run.stage_sequence();
+    CHECK(std::find(sequence.begin(), sequence.end(), Stage::paused) == sequence.end());
+}
+
+TEST_CASE("step runs exactly one batch of a paused run", "[job]") {
+    Recorder run;
+    Handle handle;
+    run.on_batch = [&](const BatchReport& report) {
+        if (report.epoch == 0 && report.batch == 2) handle.get().pause();
+    };
+    TrainingJob job(setup_of(small_project()), run.events());
+    handle.promise.set_value(&job);
+    INFO("the job never said it was paused");
+    REQUIRE(run.wait_until([&] { return !run.stages.empty() && run.stages.back().stage == Stage::paused; }));
+    CHECK(run.batch_count() == 2);
+    job.step();
+    REQUIRE(run.wait_until([&] { return run.batches.size() >= 3; }));
+    job.step();
+    REQUIRE(run.wait_until([&] { return run.batches.size() >= 4; }));
+    job.stop();
+    REQUIRE(run.wait_until([&] { return run.ended(); }));
+    REQUIRE(run.result);
+    CHECK(run.result->stopped);
+    // Two steps, two batches, and the run stayed paused between and after them.
+    REQUIRE(run.batches.size() == 4);
+    CHECK(run.batches[2].batch == 3);
+    CHECK(run.batches[3].batch == 4);
+    const std::vector<Stage> sequence = run.stage_sequence();
+    CHECK(std::count(sequence.begin(), sequence.end(), Stage::paused) == 1);
+    CHECK(sequence.back() == Stage::finished);
+}
+
+TEST_CASE("a new learning rate applies from the next batch", "[job]") {
+    Recorder run;
+    Handle handle;
+    run.on_batch = [&](const BatchReport& report) {
+        if (report.epoch == 0 && report.batch == 2) handle.get().set_learning_rate(0.125f);
+    };
+    TrainingJob job(setup_of(small_project()), run.events());
+    handle.promise.set_value(&job);
+    REQUIRE(run.wait_until([&] { return run.ended(); }));
+    REQUIRE(run.batches.size() == 36);
+    CHECK(run.batches[0].learning_rate == 0.05f);
+    CHECK(run.batches[1].learning_rate == 0.05f);
+    CHECK(run.batches[2].learning_rate == 0.125f);
+    CHECK(run.batches[35].learning_rate == 0.125f);
+}
+
+TEST_CASE("a stop while preparing ends the job before training, with nothing trained or saved", "[job]") {
+    TempDir dir("job-stop-preparing");
+    Recorder run;
+    Handle handle;
+    run.on_stage = [&](const StageReport& stage) {
+        if (stage.activity == "building kernels") handle.get().stop();
+    };
+    JobSetup setup = setup_of(small_project());
+    setup.save_weights = dir.path() / "w.h5";
+    TrainingJob job(std::move(setup), run.events());
+    handle.promise.set_value(&job);
+    REQUIRE(run.wait_until([&] { return run.ended(); }));
+    REQUIRE(run.result);
+    CHECK_FALSE(run.result->training_began);
+    CHECK(run.batches.empty());
+    CHECK(run.result->weights.empty());
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "w.h5"));
+}
+
+TEST_CASE("destroying a job whose worker is busy does not wait for it", "[job]") {
+    // The worker is held inside a batch report until the test releases it, after the job object
+    // is gone; the destructor must return meanwhile, and the worker then ends on its own.
+    std::promise<void> gate;
+    std::shared_future<void> released = gate.get_future().share();
+    std::promise<void> held;
+    std::promise<void> worker_ended;
+    auto job = std::make_unique<TrainingJob>(setup_of(small_project()), [&] {
+        JobEvents events;
+        // Destroyed with the job's state, which the worker keeps until it ends.
+        auto ended_signal = std::shared_ptr<std::promise<void>>(&worker_ended, [](std::promise<void>* p) { p->set_value(); });
+        events.batch = [released, &held, ended_signal, first = std::make_shared<std::atomic<bool>>(true)](
+                           const BatchReport&) {
+            if (first->exchange(false)) {
+                held.set_value();
+                released.wait_for(std::chrono::minutes(2));
+            }
+        };
+        return events;
+    }());
+    REQUIRE(held.get_future().wait_for(std::chrono::minutes(2)) == std::future_status::ready);
+    auto destroyed = std::async(std::launch::async, [&job] { job.reset(); });
+    INFO("the destructor waited for the busy worker");
+    CHECK(destroyed.wait_for(std::chrono::minutes(1)) == std::future_status::ready);
+    gate.set_value();
+    destroyed.wait();
+    INFO("the worker did not end after it was released");
+    CHECK(worker_ended.get_future().wait_for(std::chrono::minutes(2)) == std::future_status::ready);
+}
+
+TEST_CASE("problems arrive as failures with their kind, message and file", "[job]") {
+    TempDir dir("job-failures");
+    SECTION("a network that does not fit the data names the layer") {
+        Recorder run;
+        run_to_end(run, setup_of(small_project(5)));
+        REQUIRE(run.failure);
+        CHECK(run.failure->kind == FailureKind::project);
+        CHECK(run.failure->message == "halves.json: the output 'out' has 5 units but the dataset has 2 classes");
+        CHECK_FALSE(run.result);
+        CHECK(run.batches.empty());
+        CHECK(run.stages.back().stage == Stage::failed);
+    }
+    SECTION("a destination folder that does not exist, before anything runs") {
+        Recorder run;
+        JobSetup setup = setup_of(small_project());
+        setup.save_weights = dir.path() / "missing" / "w.h5";
+        run_to_end(run, std::move(setup));
+        REQUIRE(run.failure);
+        CHECK(run.failure->kind == FailureKind::file);
+        CHECK(run.failure->file == (dir.path() / "missing" / "w.h5").string());
+        CHECK(run.failure->message == (dir.path() / "missing" / "w.h5").string() + ": the folder '" +
+                                          (dir.path() / "missing").string() + "' does not exist");
+        CHECK(run.batches.empty());
+    }
+    SECTION("a device that is not there lists the devices") {
+        Recorder run;
+        JobSetup setup = setup_of(small_project());
+        setup.device_request = "no-such-device-anywhere";
+        run_to_end(run, std::move(setup));
+        REQUIRE(run.failure);
+        CHECK(run.failure->kind == FailureKind::device);
+        CHECK_THAT(run.failure->message, Catch::StartsWith("no OpenCL device matches 'no-such-device-anywhere'"));
+        CHECK_THAT(run.failure->message, Catch::Contains(test::test_device().name));
+    }
+    SECTION("weights that cannot be read") {
+        Recorder run;
+        JobSetup setup = setup_of(small_project());
+        setup.task = JobTask::evaluate;
+        setup.weights = dir.path() / "absent.h5";
+        run_to_end(run, std::move(setup));
+        REQUIRE(run.failure);
+        CHECK(run.failure->kind == FailureKind::file);
+        CHECK(run.failure->file == (dir.path() / "absent.h5").string());
+        CHECK_THAT(run.failure->message, Catch::StartsWith((dir.path() / "absent.h5").string() + ": "));
+    }
+}
+
+TEST_CASE("evaluate and predict through the job agree with the trained weights", "[job]") {
+    TempDir dir("job-evaluate");
+    Recorder trained;
+    JobSetup setup = setup_of(small_project());
+    setup.save_weights = dir.path() / "w.h5";
+    run_to_end(trained, std::move(setup));
+    REQUIRE(trained.result);
+    CHECK(trained.result->saved_to == dir.path() / "w.h5");
+    REQUIRE(trained.result->test);
+
+    Recorder evaluated;
+    JobSetup evaluation = setup_of(small_project());
+    evaluation.task = JobTask::evaluate;
+    evaluation.weights = dir.path() / "w.h5";
+    run_to_end(evaluated, std::move(evaluation));
+    REQUIRE(evaluated.result);
+    REQUIRE(evaluated.result->test);
+    // The same weights, test images and batch size: the same figures.
+    CHECK(evaluated.result->test->samples == trained.result->test->samples);
+    CHECK(evaluated.result->test->accuracy == trained.result->test->accuracy);
+    CHECK(evaluated.result->test->loss == Approx(trained.result->test->loss).epsilon(1e-6));
+}
+
+TEST_CASE("evaluation agrees with predicted probabilities computed image by image", "[job]") {
+    Recorder run;
+    run_to_end(run, setup_of(small_project()));
+    REQUIRE(run.result);
+    const std::shared_ptr<const TrainingData> data = small_data();
+    ops::Runtime runtime(test::test_device());
+    model::NetworkSpec spec = small_project().network;
+    spec.input = Shape{1, 1, 4, 4};
+    model::Network network(runtime, spec, 16, {}, 99);
+    io::upload_parameters(runtime, network, run.result->weights, "trained");
+    const Evaluation evaluation = evaluate(network, data->test);
+    REQUIRE(run.result->test);
+    CHECK(evaluation.accuracy == run.result->test->accuracy);
+    CHECK(evaluation.loss == Approx(run.result->test->loss).epsilon(1e-6));
+
+    // An independent path: probabilities for every image, argmax and -log p(label) on the host.
+    const auto probabilities = predict_probabilities(network, data->test.images, data->test.size());
+    REQUIRE(probabilities.size() == 128);
+    double loss = 0;
+    std::size_t correct = 0;
+    for (std::size_t i = 0; i < probabilities.size(); ++i) {
+        const std::vector<ClassScore> top = top_classes(probabilities[i], 2);
+        REQUIRE(top.size() == 2);
+        CHECK(top[0].probability >= top[1].probability);
+        CHECK(top[0].probability + top[1].probability == Approx(1.0).epsilon(1e-5));
+        correct += top[0].label == data->test.labels[i];
+        loss -= std::log(static_cast<double>(probabilities[i][static_cast<std::size_t>(data->test.labels[i])]));
+    }
+    CHECK(evaluation.accuracy == static_cast<double>(correct) / 128.0);
+    CHECK(evaluation.loss == Approx(loss / 128.0).epsilon(1e-4));
+}
+
+TEST_CASE("weights from another network are refused with what differs", "[job][weights]") {
+    ops::Runtime runtime(test::test_device());
+    model::NetworkSpec spec = small_project().network;
+    spec.input = Shape{1, 1, 4, 4};
+    model::Network network(runtime, spec, 4, {}, 1);
+    std::vector<io::NamedArray> arrays = io::download_parameters(runtime, network);
+    REQUIRE(arrays.size() == 4);
+    CHECK(arrays[0].name == "fc1.weight");
+    CHECK(arrays[0].dims == std::vector<int>{8, 16});
+    CHECK(arrays[1].dims == std::vector<int>{8});
+
+    SECTION("a round trip restores every value") {
+        model::Network other(runtime, spec, 4, {}, 2);
+        CHECK(io::download_parameters(runtime, other)[0].values != arrays[0].values);
+        io::upload_parameters(runtime, other, arrays, "w.h5");
+        for (std::size_t i = 0; i < arrays.size(); ++i)
+            CHECK(io::download_parameters(runtime, other)[i].values == arrays[i].values);
+    }
+    SECTION("a missing array") {
+        arrays.erase(arrays.begin() + 1);
+        REQUIRE_THROWS_MATCHES(
+            io::upload_parameters(runtime, network, arrays, "w.h5"), io::WeightsFileError,
+            Catch::Matchers::Message("w.h5: has no array 'fc1.bias'; it was saved from a different network"));
+    }
+    SECTION("another shape") {
+        arrays[2].dims = {2, 4};
+        REQUIRE_THROWS_MATCHES(
+            io::upload_parameters(runtime, network, arrays, "w.h5"), io::WeightsFileError,
+            Catch::Matchers::Message(
+                "w.h5: array 'out.weight' is 2x4 but the network needs 2x8; it was saved from a different network"));
+    }
+    SECTION("an extra array") {
+        arrays.push_back({"fc9.weight", {1}, {1.0f}});
+        REQUIRE_THROWS_MATCHES(io::upload_parameters(runtime, network, arrays, "w.h5"), io::WeightsFileError,
+                               Catch::Matchers::Message("w.h5: holds 'fc9.weight', which this network does not have; "
+                                                        "it was saved from a different network"));
+    }
+}
