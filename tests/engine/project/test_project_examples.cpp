@@ -37,9 +37,11 @@ TEST_CASE("the example projects are the reference networks", "[project]") {
             // The reference leaves inputs implicit (the previous layer); the file draws every edge.
             bps::model::LayerSpec expected = reference.layers[i];
             if (i > 0 && expected.inputs.empty()) expected.inputs = {reference.layers[i - 1].name};
+            REQUIRE(project.network.layers[i].position);
+            CHECK(project.network.layers[i].position->x == 40 + 160 * static_cast<double>(i));
+            CHECK(project.network.layers[i].position->y == 200);
+            expected.position = project.network.layers[i].position;
             bps::test::check_same_layer(project.network.layers[i], expected);
-            CHECK(project.positions[i].x == 40 + 160 * static_cast<double>(i));
-            CHECK(project.positions[i].y == 200);
         }
         const bool cifar = name == "cifar";
         CHECK(project.dataset.name == (cifar ? "cifar10" : "fashion-mnist"));
