@@ -69,3 +69,13 @@ TEST_CASE("an unknown example project name lists the examples", "[project]") {
         CHECK(std::string(error.what()) == "unknown example project 'resnet'; the examples are mlp, cnn and cifar");
     }
 }
+
+TEST_CASE("the example projects are written back as the same JSON, canvas positions included", "[project]") {
+    for (const std::string& name : bps::project::example_names()) {
+        INFO(name);
+        const auto shipped = nlohmann::json::parse(shipped_file(name));
+        const auto written = nlohmann::json::parse(bps::project::project_to_json(bps::project::example_project(name)));
+        CHECK(written == shipped);
+        CHECK(written["network"]["nodes"][1]["position"] == shipped["network"]["nodes"][1]["position"]);
+    }
+}
