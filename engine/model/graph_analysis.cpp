@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "engine/ops/conv2d.h"
 #include "engine/ops/pool.h"
@@ -15,92 +16,6 @@ std::string quoted(const LayerSpec& layer) {
 
 std::string size_text(int h, int w) {
     return std::to_string(h) + "x" + std::to_string(w);
-}
-
-struct OrderedGraph {
-    std::vector<int> order;                // original indices in execution order
-    std::vector<std::vector<int>> inputs;  // by original index
-};
-
-// Orders the layers so that every layer comes after its inputs (Kahn's algorithm), and checks
-// that the graph has one input, one output and no cycle.
-OrderedGraph order_layers(const std::vector<LayerSpec>& layers) {
-    if (layers.empty()) throw ModelError("the network has no layers");
-    std::map<std::string, int> index_of;
-    for (int i = 0; i < static_cast<int>(layers.size()); ++i) {
-        if (layers[i].name.empty()) throw ModelError("layer " + std::to_string(i + 1) + " has no name");
-        if (!index_of.emplace(layers[i].name, i).second)
-            throw ModelError("two layers are named '" + layers[i].name + "'; names must be unique");
-    }
-    OrderedGraph graph;
-    std::vector<std::vector<int>>& inputs = graph.inputs;
-    inputs.resize(layers.size());
-    std::vector<int> consumers(layers.size(), 0);
-    int input_count = 0;
-    for (int i = 0; i < static_cast<int>(layers.size()); ++i) {
-        const LayerSpec& layer = layers[i];
-        if (layer.type == LayerType::input) {
-            ++input_count;
-            if (!layer.inputs.empty()) throw ModelError(quoted(layer) + " cannot have inputs");
-            continue;
-        }
-        if (layer.inputs.empty()) {
-            if (i == 0) throw ModelError(quoted(layer) + " has no input; the network must start with an Input layer");
-            inputs[i].push_back(i - 1);
-        }
-        for (const std::string& name : layer.inputs) {
-            const auto found = index_of.find(name);
-            if (found == index_of.end())
-                throw ModelError(quoted(layer) + " reads from '" + name + "', which is not a layer of this network");
-            inputs[i].push_back(found->second);
-        }
-        for (int producer : inputs[i]) ++consumers[producer];
-        const bool merge = layer.type == LayerType::add || layer.type == LayerType::concat;
-        if (merge && inputs[i].size() < 2) throw ModelError(quoted(layer) + " needs at least two inputs");
-        if (!merge && inputs[i].size() != 1)
-            throw ModelError(quoted(layer) + " takes exactly one input, not " + std::to_string(inputs[i].size()));
-    }
-    if (input_count != 1)
-        throw ModelError(input_count == 0 ? "the network has no Input layer"
-                                          : "the network has more than one Input layer");
-
-    std::vector<int> waiting(layers.size());
-    std::vector<std::vector<int>> readers(layers.size());
-    for (int i = 0; i < static_cast<int>(layers.size()); ++i) {
-        waiting[i] = static_cast<int>(inputs[i].size());
-        for (int producer : inputs[i]) readers[producer].push_back(i);
-    }
-    std::vector<int> ready;
-    for (int i = static_cast<int>(layers.size()) - 1; i >= 0; --i)
-        if (waiting[i] == 0) ready.push_back(i);
-    while (!ready.empty()) {
-        const int next = ready.back();
-        ready.pop_back();
-        graph.order.push_back(next);
-        for (auto reader = readers[next].rbegin(); reader != readers[next].rend(); ++reader)
-            if (--waiting[*reader] == 0) ready.push_back(*reader);
-    }
-    if (graph.order.size() != layers.size()) {
-        // Walk from a layer that never became ready through its unready inputs: the walk must
-        // come back to a layer it has seen, and that layer lies on the cycle.
-        int at = 0;
-        while (waiting[at] == 0) ++at;
-        std::vector<bool> seen(layers.size(), false);
-        while (!seen[at]) {
-            seen[at] = true;
-            at = *std::find_if(inputs[at].begin(), inputs[at].end(), [&](int p) { return waiting[p] > 0; });
-        }
-        throw ModelError("the graph has a cycle through '" + layers[at].name + "'");
-    }
-    // Checked after the cycle: a cycle also leaves layers without consumers.
-    std::vector<int> outputs;
-    for (int i = 0; i < static_cast<int>(layers.size()); ++i)
-        if (consumers[i] == 0) outputs.push_back(i);
-    if (outputs.size() > 1) {
-        const int loose = outputs.front() == static_cast<int>(layers.size()) - 1 ? outputs[1] : outputs.front();
-        throw ModelError(quoted(layers[loose]) + " is not connected to the output; connect it or remove it");
-    }
-    return graph;
 }
 
 // Output shape, parameters and forward FLOPs of one layer, per sample.
@@ -215,42 +130,240 @@ std::size_t GraphAnalysis::activation_bytes() const {
     return total;
 }
 
-GraphAnalysis analyse_graph(const NetworkSpec& spec) {
+std::string NodeReport::shape_text() const {
+    if (output) return output->sample_text();
+    return input_has_problem ? "unknown because its input has a problem" : "unknown";
+}
+
+GraphReport analyse_graph_report(const NetworkSpec& spec, std::optional<int> classes) {
+    // The checks run in the order the throwing analysis has always met them (the network's input,
+    // names, each node's connections, the Input layer count, cycles, loose nodes, shapes in
+    // execution order, the output), so report.problems.front() is the message analyse_graph gives.
+    const std::vector<LayerSpec>& layers = spec.layers;
+    const int count = static_cast<int>(layers.size());
+    GraphReport report;
+    report.nodes.resize(layers.size());
+    auto problem = [&](std::optional<int> node, const std::string& message) {
+        if (node)
+            report.nodes[*node].problems.push_back(message);
+        else
+            report.network_problems.push_back(message);
+        report.problems.push_back({node, message});
+    };
+
     Shape input = spec.input;
     input.n = 1;
-    require_valid(input, "the network's input");
-    const OrderedGraph graph = order_layers(spec.layers);
-    std::vector<int> position(spec.layers.size());
-    for (int i = 0; i < static_cast<int>(graph.order.size()); ++i) position[graph.order[i]] = i;
+    bool input_known = true;
+    try {
+        require_valid(input, "the network's input");
+    } catch (const std::invalid_argument& error) {
+        problem(std::nullopt, error.what());
+        input_known = false;
+    }
+    if (layers.empty()) {
+        problem(std::nullopt, "the network has no layers");
+        return report;
+    }
 
-    GraphAnalysis analysis;
-    for (int original : graph.order) {
-        LayerAnalysis layer;
-        layer.spec = spec.layers[original];
-        for (int producer : graph.inputs[original]) layer.inputs.push_back(position[producer]);
+    std::map<std::string, int> index_of;  // the first node of each name
+    std::vector<bool> duplicate(layers.size(), false);
+    for (int i = 0; i < count; ++i) {
+        if (layers[i].name.empty()) {
+            problem(i, "layer " + std::to_string(i + 1) + " has no name");
+            continue;
+        }
+        const auto [first, added] = index_of.emplace(layers[i].name, i);
+        if (added) continue;
+        const std::string message = "two layers are named '" + layers[i].name + "'; names must be unique";
+        if (!duplicate[first->second]) problem(first->second, message);
+        duplicate[first->second] = duplicate[i] = true;
+        problem(i, message);
+    }
+
+    // Connections: a node whose inputs cannot be told gets no shape.
+    std::vector<bool> blocked(layers.size(), false);
+    std::vector<int> consumers(layers.size(), 0);
+    int input_layers = 0;
+    for (int i = 0; i < count; ++i) {
+        const LayerSpec& layer = layers[i];
+        std::vector<int>& inputs = report.nodes[i].inputs;
+        if (layer.type == LayerType::input) {
+            if (++input_layers > 1) blocked[i] = true;
+            if (!layer.inputs.empty()) problem(i, quoted(layer) + " cannot have inputs");
+            continue;
+        }
+        std::size_t listed = layer.inputs.size();
+        if (layer.inputs.empty()) {
+            if (i == 0) {
+                problem(i, quoted(layer) + " has no input; the network must start with an Input layer");
+                blocked[i] = true;
+                continue;
+            }
+            inputs.push_back(i - 1);
+            listed = 1;
+        }
+        for (const std::string& name : layer.inputs) {
+            const auto found = index_of.find(name);
+            if (found != index_of.end()) {
+                inputs.push_back(found->second);
+                continue;
+            }
+            problem(i, quoted(layer) + " reads from '" + name + "', which is not a layer of this network");
+            blocked[i] = true;
+        }
+        for (int producer : inputs) ++consumers[producer];
+        const bool merge = layer.type == LayerType::add || layer.type == LayerType::concat;
+        if (merge && listed < 2) {
+            problem(i, quoted(layer) + " needs at least two inputs");
+            blocked[i] = true;
+        }
+        if (!merge && listed != 1) {
+            problem(i, quoted(layer) + " takes exactly one input, not " + std::to_string(listed));
+            blocked[i] = true;
+        }
+    }
+    if (input_layers == 0) problem(std::nullopt, "the network has no Input layer");
+    for (int i = 0, seen = 0; i < count && input_layers > 1; ++i)
+        if (layers[i].type == LayerType::input && seen++ > 0) problem(i, "the network has more than one Input layer");
+
+    // Execution order (Kahn's algorithm); the nodes it cannot reach are on a cycle or after one.
+    std::vector<int> waiting(layers.size());
+    std::vector<std::vector<int>> readers(layers.size());
+    for (int i = 0; i < count; ++i) {
+        waiting[i] = static_cast<int>(report.nodes[i].inputs.size());
+        for (int producer : report.nodes[i].inputs) readers[producer].push_back(i);
+    }
+    std::vector<int> ready;
+    for (int i = count - 1; i >= 0; --i)
+        if (waiting[i] == 0) ready.push_back(i);
+    std::vector<int>& order = report.execution_order;
+    while (!ready.empty()) {
+        const int next = ready.back();
+        ready.pop_back();
+        order.push_back(next);
+        for (auto reader = readers[next].rbegin(); reader != readers[next].rend(); ++reader)
+            if (--waiting[*reader] == 0) ready.push_back(*reader);
+    }
+    if (order.size() != layers.size()) {
+        // Walk from a layer that never became ready through its unready inputs: the walk must
+        // come back to a layer it has seen, and that layer lies on the cycle. It is named first.
+        int at = 0;
+        while (waiting[at] == 0) ++at;
+        std::vector<bool> seen(layers.size(), false);
+        while (!seen[at]) {
+            seen[at] = true;
+            const std::vector<int>& inputs = report.nodes[at].inputs;
+            at = *std::find_if(inputs.begin(), inputs.end(), [&](int p) { return waiting[p] > 0; });
+        }
+        // Every other unready node that can reach itself through unready readers is on a cycle.
+        auto on_cycle = [&](int start) {
+            std::vector<bool> visited(layers.size(), false);
+            std::vector<int> stack = {start};
+            while (!stack.empty()) {
+                const int node = stack.back();
+                stack.pop_back();
+                for (int reader : readers[node]) {
+                    if (reader == start) return true;
+                    if (waiting[reader] > 0 && !visited[reader]) {
+                        visited[reader] = true;
+                        stack.push_back(reader);
+                    }
+                }
+            }
+            return false;
+        };
+        problem(at, "the graph has a cycle through '" + layers[at].name + "'");
+        blocked[at] = true;
+        for (int i = 0; i < count; ++i)
+            if (i != at && waiting[i] > 0 && on_cycle(i)) {
+                problem(i, "the graph has a cycle through '" + layers[i].name + "'");
+                blocked[i] = true;
+            }
+    }
+
+    // The output is the last node no other reads; every other such node leads nowhere.
+    std::vector<int> ends;
+    for (int i = 0; i < count; ++i)
+        if (consumers[i] == 0) ends.push_back(i);
+    if (!ends.empty()) report.output = ends.back();
+    for (std::size_t i = 0; i + 1 < ends.size(); ++i)
+        problem(ends[i], quoted(layers[ends[i]]) + " is not connected to the output; connect it or remove it");
+
+    // Shapes, in execution order; `done` is by node index, as are its `inputs`.
+    std::vector<LayerAnalysis> done(layers.size());
+    for (int i = 0; i < count; ++i) report.nodes[i].input_has_problem = waiting[i] > 0 && !blocked[i];
+    for (int original : order) {
+        NodeReport& node = report.nodes[original];
+        if (blocked[original]) continue;
+        LayerAnalysis& layer = done[original];
+        layer.spec = layers[original];
+        layer.inputs = node.inputs;
         if (layer.spec.type == LayerType::input) {
+            node.input_has_problem = !input_known;
+            if (!input_known) continue;
             layer.output = input;
         } else {
+            node.input_has_problem =
+                std::any_of(node.inputs.begin(), node.inputs.end(), [&](int p) { return !report.nodes[p].output; });
+            if (node.input_has_problem) continue;
             try {
-                infer_layer(layer, analysis.layers);
-            } catch (const ModelError&) {
-                throw;
+                infer_layer(layer, done);
+            } catch (const ModelError& error) {
+                problem(original, error.what());
+                continue;
             } catch (const std::invalid_argument& error) {
-                throw ModelError(quoted(layer.spec) + ": " + error.what());
+                problem(original, quoted(layer.spec) + ": " + error.what());
+                continue;
             }
         }
         if (layer.spec.type != LayerType::flatten) layer.activation_bytes = layer.output.per_sample() * sizeof(float);
-        analysis.layers.push_back(std::move(layer));
+        node.output = layer.output;
+        node.parameters = layer.parameters;
+        node.trainable_parameters = layer.trainable_parameters;
+        node.flops = layer.flops;
+        node.activation_bytes = layer.activation_bytes;
     }
 
-    const LayerAnalysis& last = analysis.layers.back();
-    if (spec.loss == LossKind::softmax_cross_entropy && (last.output.h != 1 || last.output.w != 1))
-        throw ModelError("the output " + quoted(last.spec) + " gives " + last.output.sample_text() +
+    // A classifier ends in flat scores, one per class.
+    if (!report.output || spec.loss != LossKind::softmax_cross_entropy) return report;
+    const int out = *report.output;
+    const NodeReport& last = report.nodes[out];
+    if (!last.output) return report;
+    if (last.output->h != 1 || last.output->w != 1) {
+        problem(out, "the output " + quoted(layers[out]) + " gives " + last.output->sample_text() +
                          "; a classifier must end in flat class scores (add Flatten and a Dense layer)");
-    if (spec.loss == LossKind::softmax_cross_entropy && last.output.c < 2)
-        throw ModelError("the output " + quoted(last.spec) + " has " + std::to_string(last.output.c) +
+    } else if (last.output->c < 2) {
+        problem(out, "the output " + quoted(layers[out]) + " has " + std::to_string(last.output->c) +
                          " unit; a classifier needs one unit per class (at least 2)");
+    } else if (classes && last.output->c != *classes) {
+        problem(out, "the output '" + layers[out].name + "' has " + std::to_string(last.output->c) +
+                         " units but the dataset has " + std::to_string(*classes) + " classes");
+    }
+    return report;
+}
+
+GraphAnalysis checked_analysis(const NetworkSpec& spec, const GraphReport& report) {
+    if (!report.ok()) throw ModelError(report.problems.front().message);
+    std::vector<int> position(spec.layers.size());
+    for (int i = 0; i < static_cast<int>(report.execution_order.size()); ++i) position[report.execution_order[i]] = i;
+    GraphAnalysis analysis;
+    for (int original : report.execution_order) {
+        const NodeReport& node = report.nodes[original];
+        LayerAnalysis layer;
+        layer.spec = spec.layers[original];
+        for (int producer : node.inputs) layer.inputs.push_back(position[producer]);
+        layer.output = *node.output;
+        layer.parameters = node.parameters;
+        layer.trainable_parameters = node.trainable_parameters;
+        layer.flops = node.flops;
+        layer.activation_bytes = node.activation_bytes;
+        analysis.layers.push_back(std::move(layer));
+    }
     return analysis;
+}
+
+GraphAnalysis analyse_graph(const NetworkSpec& spec) {
+    return checked_analysis(spec, analyse_graph_report(spec));
 }
 
 void check_output_classes(const GraphAnalysis& analysis, int classes) {

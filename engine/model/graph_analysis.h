@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/model/graph_report.h"
 #include "engine/model/network_spec.h"
 
 namespace bps::model {
@@ -37,8 +38,13 @@ struct GraphAnalysis {
     std::size_t activation_bytes() const;  // per sample, all outputs together
 };
 
-// Checks names, connections, cycles and shapes; throws ModelError on the first problem.
+// Checks names, connections, cycles and shapes; throws ModelError with the first problem of
+// analyse_graph_report (graph_report.h), which finds them all without throwing.
 GraphAnalysis analyse_graph(const NetworkSpec& spec);
+
+// The report of `spec` as an analysis in execution order; throws ModelError with the report's
+// first problem when it has any.
+GraphAnalysis checked_analysis(const NetworkSpec& spec, const GraphReport& report);
 
 // Throws ModelError when a softmax classifier's output does not give one score per class:
 // "the output 'fc2' has 5 units but the dataset has 10 classes".

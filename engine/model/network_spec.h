@@ -2,6 +2,7 @@
 // What a network is, independent of any device: layers by name with the names of their inputs
 // (a directed acyclic graph), the per-sample input shape and the loss. A project file (JSON)
 // becomes a NetworkSpec; a Network builds it on a device.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,12 @@ enum class LayerType {
 // "Dense", "Conv2D", ...: the names learners see in messages and summaries.
 const char* layer_type_name(LayerType type);
 
+// Where a node sits on the network editor's canvas. Only the editor and project files use it.
+struct CanvasPosition {
+    double x = 0;
+    double y = 0;
+};
+
 struct LayerSpec {
     std::string name;  // unique, e.g. "conv1"
     LayerType type = LayerType::dense;
@@ -43,6 +50,10 @@ struct LayerSpec {
     float rate = 0.5f;                                                // Dropout
     float momentum = 0.99f;                                           // BatchNorm (Keras default)
     float epsilon = 1e-3f;                                            // BatchNorm (Keras default)
+
+    // The node on the editor's canvas; none for a layer built in code, which a project file then
+    // places in a left-to-right chain.
+    std::optional<CanvasPosition> position;
 };
 
 enum class LossKind { softmax_cross_entropy, mean_squared_error };

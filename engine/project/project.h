@@ -6,6 +6,7 @@
 // save. Saves are atomic (temporary file, then rename).
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -24,10 +25,7 @@ namespace bps::project {
 // The format version this build writes; files with a larger version are refused.
 constexpr int project_format_version = 1;
 
-struct CanvasPosition {
-    double x = 0;
-    double y = 0;
-};
+using model::CanvasPosition;
 
 struct DatasetSettings {
     std::string name = "fashion-mnist";  // a catalogue id; empty when `folder` is used
@@ -51,9 +49,9 @@ struct Project {
     std::string name;
     std::string description;
     // Layer names are the node names; every non-input layer lists its inputs (from the edges),
-    // layers are in the file's node order. spec.input is filled in from the dataset when known.
+    // layers are in the file's node order, each with its canvas position. spec.input is filled in
+    // from the dataset when known.
     model::NetworkSpec network;
-    std::vector<CanvasPosition> positions;  // one per network.layers entry
     DatasetSettings dataset;
     TrainingSettings training;
     std::string device;  // a device name or index as `backprop devices` shows; empty: the best one
@@ -81,7 +79,11 @@ std::string project_to_json(const Project& project);
 void save_project(const std::filesystem::path& file, const Project& project);
 
 // The graph checked against the dataset: input shape from the dataset, one output unit per
-// class for a classifier. Throws model::ModelError.
+// class for a classifier (when `classes` is known). Every problem at once, on its node, for the
+// editor; throws nothing for a problem of the network.
+model::GraphReport project_report(const Project& project, const datasets::ImageShape& input,
+                                  std::optional<int> classes);
+// The same, throwing model::ModelError with the report's first problem.
 model::GraphAnalysis analyse_project(const Project& project, const datasets::ImageShape& input, int classes);
 
 // The example projects that ship inside the program (the reference networks mlp, cnn and cifar

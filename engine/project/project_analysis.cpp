@@ -4,13 +4,24 @@
 
 namespace bps::project {
 
-model::GraphAnalysis analyse_project(const Project& project, const datasets::ImageShape& input, int classes) {
+namespace {
+model::NetworkSpec network_on(const Project& project, const datasets::ImageShape& input) {
     model::NetworkSpec spec = project.network;
     spec.input = Shape{1, input.channels, input.height, input.width};
-    model::GraphAnalysis analysis = model::analyse_graph(spec);
-    // Only a classifier needs one output per class; a regression's output is whatever it predicts.
-    if (spec.loss == model::LossKind::softmax_cross_entropy) model::check_output_classes(analysis, classes);
-    return analysis;
+    return spec;
+}
+}  // namespace
+
+model::GraphReport project_report(const Project& project, const datasets::ImageShape& input,
+                                  std::optional<int> classes) {
+    // Only a classifier needs one output per class; a regression's output is whatever it predicts,
+    // and the report checks classes for classifiers only.
+    return model::analyse_graph_report(network_on(project, input), classes);
+}
+
+model::GraphAnalysis analyse_project(const Project& project, const datasets::ImageShape& input, int classes) {
+    const model::NetworkSpec spec = network_on(project, input);
+    return model::checked_analysis(spec, model::analyse_graph_report(spec, classes));
 }
 
 }  // namespace bps::project

@@ -323,7 +323,7 @@ void read_network(const Fields& network, Project& project) {
         read_params(Fields(source, fields.has("params") ? fields.at("params") : no_params, named + ": params"), layer);
         const Fields position = fields.object("position");
         const CanvasPosition fallback = format::default_position(i);
-        project.positions.push_back({position.number("x", fallback.x), position.number("y", fallback.y)});
+        layer.position = CanvasPosition{position.number("x", fallback.x), position.number("y", fallback.y)};
         project.network.layers.push_back(std::move(layer));
     }
 

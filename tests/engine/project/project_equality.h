@@ -27,6 +27,11 @@ inline void check_same_layer(const model::LayerSpec& a, const model::LayerSpec& 
     CHECK(a.rate == b.rate);
     CHECK(a.momentum == b.momentum);
     CHECK(a.epsilon == b.epsilon);
+    REQUIRE(a.position.has_value() == b.position.has_value());
+    if (a.position) {
+        CHECK(a.position->x == b.position->x);
+        CHECK(a.position->y == b.position->y);
+    }
 }
 
 // Everything but `document`.
@@ -39,11 +44,6 @@ inline void check_same_project(const project::Project& a, const project::Project
     REQUIRE(a.network.layers.size() == b.network.layers.size());
     for (std::size_t i = 0; i < a.network.layers.size(); ++i)
         check_same_layer(a.network.layers[i], b.network.layers[i]);
-    REQUIRE(a.positions.size() == b.positions.size());
-    for (std::size_t i = 0; i < a.positions.size(); ++i) {
-        CHECK(a.positions[i].x == b.positions[i].x);
-        CHECK(a.positions[i].y == b.positions[i].y);
-    }
     const project::DatasetSettings &da = a.dataset, &db = b.dataset;
     CHECK(da.name == db.name);
     CHECK(da.folder == db.folder);

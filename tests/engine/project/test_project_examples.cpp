@@ -37,9 +37,11 @@ TEST_CASE("the example projects are the reference networks", "[project]") {
             // The reference leaves inputs implicit (the previous layer); the file draws every edge.
             bps::model::LayerSpec expected = reference.layers[i];
             if (i > 0 && expected.inputs.empty()) expected.inputs = {reference.layers[i - 1].name};
+            REQUIRE(project.network.layers[i].position);
+            CHECK(project.network.layers[i].position->x == 40 + 160 * static_cast<double>(i));
+            CHECK(project.network.layers[i].position->y == 200);
+            expected.position = project.network.layers[i].position;
             bps::test::check_same_layer(project.network.layers[i], expected);
-            CHECK(project.positions[i].x == 40 + 160 * static_cast<double>(i));
-            CHECK(project.positions[i].y == 200);
         }
         const bool cifar = name == "cifar";
         CHECK(project.dataset.name == (cifar ? "cifar10" : "fashion-mnist"));
@@ -65,5 +67,15 @@ TEST_CASE("an unknown example project name lists the examples", "[project]") {
         FAIL("no error");
     } catch (const std::invalid_argument& error) {
         CHECK(std::string(error.what()) == "unknown example project 'resnet'; the examples are mlp, cnn and cifar");
+    }
+}
+
+TEST_CASE("the example projects are written back as the same JSON, canvas positions included", "[project]") {
+    for (const std::string& name : bps::project::example_names()) {
+        INFO(name);
+        const auto shipped = nlohmann::json::parse(shipped_file(name));
+        const auto written = nlohmann::json::parse(bps::project::project_to_json(bps::project::example_project(name)));
+        CHECK(written == shipped);
+        CHECK(written["network"]["nodes"][1]["position"] == shipped["network"]["nodes"][1]["position"]);
     }
 }

@@ -47,7 +47,8 @@ Project unusual_project() {
     network.layers[4].momentum = 0.9f;
     network.layers[4].epsilon = 1e-5f;
     for (std::size_t i = 0; i < network.layers.size(); ++i)
-        project.positions.push_back({12.5 * static_cast<double>(i), -3.25 + static_cast<double>(i)});
+        network.layers[i].position =
+            model::CanvasPosition{12.5 * static_cast<double>(i), -3.25 + static_cast<double>(i)};
     project.dataset.name = "";
     project.dataset.folder = "my photos/flowers";
     project.dataset.height = 20;
@@ -115,7 +116,8 @@ TEST_CASE("a minimal project file takes the documented defaults", "[project]") {
     auto pool = model::from(model::avg_pool("pool", 3, 3), {"conv"});
     pool.pool.size_w = pool.pool.stride_w = 2;  // the stride defaults to the size
     expected.network.layers = {model::input_layer(), conv, pool};
-    expected.positions = {{40, 200}, {200, 200}, {360, 200}};
+    for (std::size_t i = 0; i < expected.network.layers.size(); ++i)  // the default chain
+        expected.network.layers[i].position = model::CanvasPosition{40 + 160 * static_cast<double>(i), 200};
     bps::test::check_same_project(project, expected);
 
     // A catalogue dataset without size fields shows the catalogue's image size.
