@@ -33,9 +33,9 @@ DatasetDownload::DatasetDownload(datasets::CatalogueEntry entry, std::filesystem
 
 void DatasetDownload::start() {
     // The job holds copies: it may outlive this object, which never waits for it.
-    bridge_.start([entry = entry_, root = user_root_](JobChannel& channel) -> QVariant {
+    bridge_.start([wanted = entry_, root = user_root_](JobChannel& channel) -> QVariant {
         try {
-            datasets::download_dataset(entry, root, [&channel](const datasets::DownloadProgress& at) {
+            datasets::download_dataset(wanted, root, [&channel](const datasets::DownloadProgress& at) {
                 channel.report(QVariant::fromValue(FileProgress{
                     QString::fromStdString(at.file), static_cast<qint64>(at.received), static_cast<qint64>(at.total)}));
                 return !channel.stop_requested();
@@ -44,13 +44,13 @@ void DatasetDownload::start() {
             throw std::runtime_error(stopped_message);
         }  // DownloadError, DatasetError, a full disk: their message reaches failed()
         // The last file's end is always reported, also when it was already complete on disk.
-        if (!entry.downloads.empty()) {
-            const datasets::RemoteFile& last = entry.downloads.back();
+        if (!wanted.downloads.empty()) {
+            const datasets::RemoteFile& last = wanted.downloads.back();
             channel.report(QVariant::fromValue(FileProgress{
                 QString::fromStdString(last.name), static_cast<qint64>(last.size), static_cast<qint64>(last.size)}));
         }
-        const QString where = QString::fromStdString(datasets::user_dataset_dir(entry, root).string());
-        return tr("%1 is downloaded to %2").arg(QString::fromStdString(entry.title), where);
+        const QString where = QString::fromStdString(datasets::user_dataset_dir(wanted, root).string());
+        return tr("%1 is downloaded to %2").arg(QString::fromStdString(wanted.title), where);
     });
 }
 
