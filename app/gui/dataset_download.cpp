@@ -3,6 +3,7 @@
 #include <QEventLoop>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <stdexcept>
 
 namespace bps::app {
 
@@ -10,71 +11,47 @@ namespace {
 
 const char* const stopped_message = "stopped; downloading again resumes";
 
+// Where a file stands, as the bridge carries it to the UI thread.
+struct FileProgress {
+    QString file;
+    qint64 received = 0;
+    qint64 total = 0;
+};
+
 }  // namespace
 
 DatasetDownload::DatasetDownload(datasets::CatalogueEntry entry, std::filesystem::path user_root, QObject* parent)
-    : QObject(parent), entry_(std::move(entry)), user_root_(std::move(user_root)) {}
-
-DatasetDownload::~DatasetDownload() {
-    cancel();
-    // Joined before QObject's destructor drops the events the worker posted to this object.
-    if (worker_.joinable()) worker_.join();
+    : QObject(parent), entry_(std::move(entry)), user_root_(std::move(user_root)) {
+    connect(&bridge_, &WorkerBridge::progressed, this, [this](const QVariant& snapshot) {
+        const auto at = snapshot.value<FileProgress>();
+        emit progress(at.file, at.received, at.total);
+    });
+    connect(&bridge_, &WorkerBridge::finished, this,
+            [this](const QVariant& where) { emit finished(true, where.toString()); });
+    connect(&bridge_, &WorkerBridge::failed, this, [this](const QString& problem) { emit finished(false, problem); });
 }
 
 void DatasetDownload::start() {
-    if (running_) return;
-    if (worker_.joinable()) worker_.join();  // the previous run has already reported its end
-    running_ = true;
-    cancelled_ = false;
-    last_file_.clear();
-    last_report_ = {};
-    worker_ = std::thread([this] {
+    // The job holds copies: it may outlive this object, which never waits for it.
+    bridge_.start([wanted = entry_, root = user_root_](JobChannel& channel) -> QVariant {
         try {
-            datasets::download_dataset(entry_, user_root_, [this](const datasets::DownloadProgress& progress) {
-                report_progress(progress);
-                return !cancelled_.load();
+            datasets::download_dataset(wanted, root, [&channel](const datasets::DownloadProgress& at) {
+                channel.report(QVariant::fromValue(FileProgress{
+                    QString::fromStdString(at.file), static_cast<qint64>(at.received), static_cast<qint64>(at.total)}));
+                return !channel.stop_requested();
             });
         } catch (const datasets::DownloadCancelled&) {
-            report_end(false, stopped_message);
-            return;
-        } catch (const std::exception& error) {  // DownloadError, DatasetError, a full disk
-            report_end(false, QString::fromStdString(error.what()));
-            return;
-        }
+            throw std::runtime_error(stopped_message);
+        }  // DownloadError, DatasetError, a full disk: their message reaches failed()
         // The last file's end is always reported, also when it was already complete on disk.
-        if (!entry_.downloads.empty()) {
-            const datasets::RemoteFile& last = entry_.downloads.back();
-            report_progress({last.name, last.size, last.size});
+        if (!wanted.downloads.empty()) {
+            const datasets::RemoteFile& last = wanted.downloads.back();
+            channel.report(QVariant::fromValue(FileProgress{
+                QString::fromStdString(last.name), static_cast<qint64>(last.size), static_cast<qint64>(last.size)}));
         }
-        QString where = QString::fromStdString(datasets::user_dataset_dir(entry_, user_root_).string());
-        report_end(true, tr("%1 is downloaded to %2").arg(QString::fromStdString(entry_.title), where));
+        const QString where = QString::fromStdString(datasets::user_dataset_dir(wanted, root).string());
+        return tr("%1 is downloaded to %2").arg(QString::fromStdString(wanted.title), where);
     });
-}
-
-// Runs on the worker thread: the signal is emitted on this object's thread, through the queue.
-void DatasetDownload::report_progress(const datasets::DownloadProgress& progress) {
-    const auto now = std::chrono::steady_clock::now();
-    const bool new_file = progress.file != last_file_;
-    const bool file_done = progress.received == progress.total;
-    if (!new_file && !file_done && now - last_report_ < progress_interval) return;
-    last_file_ = progress.file;
-    last_report_ = now;
-    QMetaObject::invokeMethod(
-        this,
-        [this, file = QString::fromStdString(progress.file), received = static_cast<qint64>(progress.received),
-         total = static_cast<qint64>(progress.total)] { emit this->progress(file, received, total); },
-        Qt::QueuedConnection);
-}
-
-void DatasetDownload::report_end(bool ok, const QString& message) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, ok, message] {
-            if (worker_.joinable()) worker_.join();  // it has nothing left to do but return
-            running_ = false;
-            emit finished(ok, message);
-        },
-        Qt::QueuedConnection);
 }
 
 DownloadOutcome run_download_dialog(QWidget* parent, const datasets::CatalogueEntry& entry,

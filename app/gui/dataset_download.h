@@ -1,13 +1,11 @@
 #pragma once
-// Downloading a catalogue dataset from the window: the download runs on its own thread and
-// reports back through queued signals, so the window stays responsive and Cancel works.
+// Downloading a catalogue dataset from the window: the download is a WorkerBridge job, so the
+// window stays responsive, progress arrives at most ~30 times a second and Cancel works.
 #include <QObject>
 #include <QString>
-#include <atomic>
-#include <chrono>
 #include <filesystem>
-#include <thread>
 
+#include "app/gui/worker_bridge.h"
 #include "datasets/catalogue.h"
 
 class QWidget;
@@ -18,19 +16,17 @@ class DatasetDownload : public QObject {
     Q_OBJECT
 public:
     DatasetDownload(datasets::CatalogueEntry entry, std::filesystem::path user_root, QObject* parent = nullptr);
-    // Cancels a download still running and waits for its thread (the downloader checks the
-    // flag every few milliseconds); the .part file stays for the next attempt.
-    ~DatasetDownload() override;
+    // Cancels a download still running without waiting for it: it stops within a few
+    // milliseconds on its own thread, and the .part file stays for the next attempt.
+    ~DatasetDownload() override = default;
 
     const datasets::CatalogueEntry& entry() const { return entry_; }
-    bool running() const { return running_; }
+    bool running() const { return bridge_.running(); }
 
     // Starts the download; ignored while one runs. Every start ends in exactly one finished().
     void start();
     // Asks the download to stop; finished(false, "...stopped...") follows.
-    void cancel() { cancelled_ = true; }
-
-    static constexpr std::chrono::milliseconds progress_interval{50};  // about 20 updates a second
+    void cancel() { bridge_.request_stop(); }
 
 signals:
     // Bytes of `file` on disk (resumed bytes included) and its full size.
@@ -39,17 +35,9 @@ signals:
     void finished(bool ok, QString message);
 
 private:
-    void report_progress(const datasets::DownloadProgress& progress);
-    void report_end(bool ok, const QString& message);
-
     datasets::CatalogueEntry entry_;
     std::filesystem::path user_root_;
-    std::thread worker_;
-    std::atomic<bool> cancelled_{false};
-    bool running_ = false;
-    // Worker thread only:
-    std::chrono::steady_clock::time_point last_report_;
-    std::string last_file_;
+    WorkerBridge bridge_;
 };
 
 struct DownloadOutcome {

@@ -20,11 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/dataset_download.h"
+#include "app/gui/dataset_loading.h"
 #include "datasets/catalogue.h"
+#include "datasets/download.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
-#include "datasets/download.h"
-#include "app/gui/dataset_download.h"
 #include "ui/main_window/main_window.h"
 
 namespace fs = std::filesystem;
@@ -241,6 +242,7 @@ private slots:
     void showSamplesDrawsEveryTrainingImageWithItsClass() {
         const TinyIdx tiny = write_tiny_idx(root(), "samples", 6, 3);
         bps::ui::DatasetPanel panel({absent_entry("absent"), tiny.entry}, root());
+        bps::app::connect_sample_loading(&panel);  // as the studio's main() does
         panel.resize(900, 700);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -277,9 +279,43 @@ private slots:
         QVERIFY(!panel.next_page_button()->isEnabled());
     }
 
+    void thePanelOnlyAsksForSamplesAndShowsTheAnswer() {
+        const TinyIdx tiny = write_tiny_idx(root(), "asked", 3, 1);
+        bps::ui::DatasetPanel panel({tiny.entry}, root());  // no loader: nothing loads by itself
+        QSignalSpy requested(&panel, &bps::ui::DatasetPanel::samplesRequested);
+        QSignalSpy shown(&panel, &bps::ui::DatasetPanel::samplesShown);
+        panel.show_samples();
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.front().front().toInt(), 0);
+        QVERIFY(panel.sample_status()->text().startsWith("Loading"));
+        panel.show_samples();  // still waiting: not asked twice
+        QCOMPARE(requested.count(), 1);
+        QCoreApplication::processEvents();
+        QCOMPARE(shown.count(), 0);
+
+        const auto dataset =
+            std::make_shared<const bps::datasets::Dataset>(bps::datasets::load_dataset(tiny.entry, root()).train);
+        panel.show_loaded_samples(0, dataset);
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(panel.findChildren<QLabel*>("sampleImage").size(), 3);
+        QVERIFY(panel.sample_status()->text().contains("1–3 of 3"));
+        panel.show_load_failed("a late answer nobody asked for");  // ignored
+        QVERIFY(panel.sample_status()->text().contains("1–3 of 3"));
+    }
+
+    void destroyingThePanelWhileItLoadsDoesNotWait() {
+        const TinyIdx tiny = write_tiny_idx(root(), "abandoned", 6, 3);
+        auto* panel = new bps::ui::DatasetPanel({tiny.entry}, root());
+        const bps::app::DatasetLoading* loading = bps::app::connect_sample_loading(panel);
+        panel->show_samples();
+        QVERIFY(loading->running());
+        delete panel;  // the loader goes with it; its job ends on its own thread
+    }
+
     void pagesOfThirtyTwo() {
         const TinyIdx tiny = write_tiny_idx(root(), "paged", 35, 2);
         bps::ui::DatasetPanel panel({tiny.entry}, root());
+        bps::app::connect_sample_loading(&panel);
         QSignalSpy shown(&panel, &bps::ui::DatasetPanel::samplesShown);
         panel.show_samples();
         QVERIFY(shown.wait(10000));
@@ -304,6 +340,7 @@ private slots:
         TinyIdx tiny = write_tiny_idx(root(), "damaged", 6, 3);
         tiny.entry.downloads[1].sha256 = std::string(64, 'a');  // the file on disk no longer matches
         bps::ui::DatasetPanel panel({tiny.entry}, root());
+        bps::app::connect_sample_loading(&panel);
         QSignalSpy failed(&panel, &bps::ui::DatasetPanel::samplesFailed);
         panel.show_samples();
         QVERIFY(failed.wait(10000));

@@ -139,12 +139,6 @@ DatasetPanel::DatasetPanel(std::vector<datasets::CatalogueEntry> entries, std::f
     update_controls();
 }
 
-DatasetPanel::~DatasetPanel() {
-    // The loader posts its result to this object; joining here, before QObject's destructor
-    // drops posted events, means no result can arrive at a destroyed panel.
-    if (loader_.joinable()) loader_.join();
-}
-
 int DatasetPanel::selected_row() const {
     const QModelIndexList rows = table_->selectionModel()->selectedRows();
     return rows.isEmpty() ? -1 : rows.front().row();
@@ -197,28 +191,24 @@ void DatasetPanel::show_samples() {
     const datasets::CatalogueEntry entry = model_->entry(row);
     sample_status_->setText(tr("Loading %1…").arg(QString::fromStdString(entry.title)));
     update_controls();
-    if (loader_.joinable()) loader_.join();  // the previous load has already reported back
-    loader_ = std::thread([this, entry, root = model_->user_root(), row] {
-        std::shared_ptr<const datasets::Dataset> dataset;
-        QString problem;
-        try {
-            dataset = std::make_shared<const datasets::Dataset>(datasets::load_dataset(entry, root).train);
-        } catch (const std::exception& error) {  // DatasetError, or memory running out
-            problem = QString::fromStdString(error.what());
-        }
-        QMetaObject::invokeMethod(
-            this, [this, row, dataset, problem] { loaded(row, dataset, problem); }, Qt::QueuedConnection);
-    });
+    emit samplesRequested(row);
 }
 
-void DatasetPanel::loaded(int row, std::shared_ptr<const datasets::Dataset> dataset, const QString& problem) {
+void DatasetPanel::show_load_failed(const QString& message) {
+    if (!loading_) return;  // not asked for
     loading_ = false;
+    sample_status_->setText(tr("Could not load the images: %1").arg(message));
+    refresh();  // loading may have found the files damaged or gone
+    emit samplesFailed(message);
+}
+
+void DatasetPanel::show_loaded_samples(int row, std::shared_ptr<const datasets::Dataset> dataset) {
+    if (!loading_) return;  // not asked for
     if (!dataset) {
-        sample_status_->setText(tr("Could not load the images: %1").arg(problem));
-        refresh();  // loading may have found the files damaged or gone
-        emit samplesFailed(problem);
+        show_load_failed(tr("no images arrived"));
         return;
     }
+    loading_ = false;
     samples_ = std::move(dataset);
     samples_row_ = row;
     refresh();  // an archive may just have been unpacked

@@ -1,11 +1,12 @@
 #pragma once
 // The datasets panel: the catalogue with what is on this computer, a Download button (the
 // download itself belongs to app/, which listens to downloadRequested) and a browser of the
-// training images, a page of 32 at a time, each captioned with its class.
+// training images, a page of 32 at a time, each captioned with its class. Loading the images
+// belongs to app/ too: the panel asks with samplesRequested and is answered through
+// show_loaded_samples or show_load_failed (app/gui/dataset_loading.h wires the two).
 #include <QWidget>
 #include <filesystem>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include "datasets/catalogue.h"
@@ -28,7 +29,6 @@ public:
 
     DatasetPanel(std::vector<datasets::CatalogueEntry> entries, std::filesystem::path user_root,
                  QWidget* parent = nullptr);
-    ~DatasetPanel() override;  // waits for a load in progress (about a second at most)
 
     QTableView* table() const { return table_; }
     DatasetListModel* model() const { return model_; }
@@ -43,18 +43,23 @@ public:
 
 public slots:
     void refresh();
-    // Loads the selected dataset on a worker thread (if not loaded already) and shows page 1.
+    // Shows page 1 of the selected dataset, asking for it with samplesRequested unless it is
+    // loaded already.
     void show_samples();
+    // The answers to samplesRequested(row).
+    void show_loaded_samples(int row, std::shared_ptr<const datasets::Dataset> dataset);
+    void show_load_failed(const QString& message);
 
 signals:
     void downloadRequested(int row);
+    // The training set of row is wanted; the panel shows "Loading…" until it is answered.
+    void samplesRequested(int row);
     // A page of thumbnails is on screen (page counts from 1).
     void samplesShown(int page);
     void samplesFailed(QString message);
 
 private:
     void update_controls();
-    void loaded(int row, std::shared_ptr<const datasets::Dataset> dataset, const QString& problem);
     void show_page(int page);
     void clear_thumbnails();
 
@@ -70,8 +75,7 @@ private:
     QWidget* thumbnails_;
     QGridLayout* grid_;
 
-    std::thread loader_;
-    bool loading_ = false;
+    bool loading_ = false;  // samplesRequested is not answered yet
     int samples_row_ = -1;  // the row whose training set is in samples_
     std::shared_ptr<const datasets::Dataset> samples_;
 };
