@@ -4,13 +4,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/cli/commands.h"
+#include "app/cli/format.h"
 #include "engine/bench/reference_networks.h"
 #include "engine/bench/step_timing.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
 #include "engine/cl/kernel_cache.h"
-#include "app/cli/commands.h"
-#include "app/cli/format.h"
 #include "engine/ops/runtime.h"
 
 namespace bps::cli {

@@ -2,13 +2,13 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "app/cli/commands.h"
+#include "app/cli/format.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/context.h"
 #include "engine/cl/device.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/cl/kernel_library.h"
-#include "app/cli/commands.h"
-#include "app/cli/format.h"
 
 namespace bps::cli {
 

@@ -4,10 +4,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "engine/cl/device.h"
-#include "engine/cl/error.h"
 #include "app/cli/commands.h"
 #include "app/cli/format.h"
+#include "engine/cl/device.h"
+#include "engine/cl/error.h"
 
 namespace bps::cli {
 

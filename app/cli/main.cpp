@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/device/device_description.h"
 #include "app/cli/commands.h"
+#include "engine/device/device_description.h"
 
 namespace {
 

@@ -1,19 +1,18 @@
 // backprop train: the whole job of a learner in one command, parsed here and run by the engine's
 // training job (which checks the project before any image is read, trains and saves). This file
 // prints what the job reports and turns Ctrl-C into a clean stop that still saves the weights.
-#include <iostream>
-#include <mutex>
-
 #include <atomic>
 #include <iomanip>
+#include <iostream>
+#include <mutex>
 #include <sstream>
 
 #include "app/cli/commands.h"
 #include "app/cli/format.h"
 #include "app/cli/project_argument.h"
+#include "app/cli/run_job.h"
 #include "app/cli/terminal.h"
 #include "app/cli/training_progress.h"
-#include "app/cli/run_job.h"
 #include "engine/device/device_description.h"
 #include "engine/session/training_job.h"
 

@@ -1,8 +1,8 @@
 #include "app/gui/startup_facts.h"
 
-#include "engine/device/device_description.h"
 #include "datasets/catalogue.h"
 #include "datasets/data_location.h"
+#include "engine/device/device_description.h"
 
 namespace bps::app {
 
@@ -33,8 +33,8 @@ StartupFacts gather_startup_facts(std::string& warning) {
     if (state.availability == datasets::Availability::ready)
         facts.dataset_status = "Fashion-MNIST: " + state.folder.string();
     else
-        facts.dataset_status = "Fashion-MNIST is not on this computer: download it on the Datasets tab, or " +
-                               fashion.install_hint;
+        facts.dataset_status =
+            "Fashion-MNIST is not on this computer: download it on the Datasets tab, or " + fashion.install_hint;
     return facts;
 }
 

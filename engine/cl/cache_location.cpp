@@ -26,7 +26,9 @@ std::optional<std::string> get_env(const char* name) {
 }
 
 #ifdef _WIN32
-std::wstring widen_ascii(const char* s) { return std::wstring(s, s + std::char_traits<char>::length(s)); }
+std::wstring widen_ascii(const char* s) {
+    return std::wstring(s, s + std::char_traits<char>::length(s));
+}
 #endif
 
 // Paths go through the wide API on Windows so non-ASCII user folders survive.
@@ -113,8 +115,12 @@ std::vector<std::string> point_vendor_caches_under(const fs::path& cache_root) {
     return set;
 }
 
-fs::path kernel_cache_dir() { return cache_root() / "kernels"; }
+fs::path kernel_cache_dir() {
+    return cache_root() / "kernels";
+}
 
-std::vector<std::string> point_vendor_caches_into_cache_root() { return point_vendor_caches_under(cache_root()); }
+std::vector<std::string> point_vendor_caches_into_cache_root() {
+    return point_vendor_caches_under(cache_root());
+}
 
 }  // namespace bps::cl

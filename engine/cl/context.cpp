@@ -7,8 +7,8 @@
 namespace bps::cl {
 
 Context::Context(const DeviceInfo& device) : device_(device) {
-    const cl_context_properties properties[] = {
-        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform), 0};
+    const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                                reinterpret_cast<cl_context_properties>(device.platform), 0};
     cl_int status = CL_SUCCESS;
     cl_context context = clCreateContext(properties, 1, &device.id, nullptr, nullptr, &status);
     check(status, "clCreateContext", "device '" + device.name + "'");
@@ -23,10 +23,14 @@ Queue::Queue(const Context& context) {
     queue_ = decltype(queue_)(queue);
 }
 
-void Queue::finish() const { check(clFinish(queue_.get()), "clFinish"); }
+void Queue::finish() const {
+    check(clFinish(queue_.get()), "clFinish");
+}
 
 namespace {
-std::string describe_buffer(std::size_t bytes) { return "buffer of " + std::to_string(bytes) + " bytes"; }
+std::string describe_buffer(std::size_t bytes) {
+    return "buffer of " + std::to_string(bytes) + " bytes";
+}
 
 void check_range(std::size_t buffer_bytes, std::size_t bytes, std::size_t offset, const char* what) {
     if (offset > buffer_bytes || bytes > buffer_bytes - offset)

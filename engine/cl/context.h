@@ -1,12 +1,11 @@
 #pragma once
 // A context and an in-order command queue on one device: what a training session owns.
-#include "engine/cl/opencl.h"
-
 #include <cstddef>
 #include <string>
 
 #include "engine/cl/device.h"
 #include "engine/cl/handle.h"
+#include "engine/cl/opencl.h"
 
 namespace bps::cl {
 

@@ -54,21 +54,25 @@ DeviceInfo describe(cl_platform_id platform, cl_device_id device) {
     info.platform_version = platform_string(platform, CL_PLATFORM_VERSION, "CL_PLATFORM_VERSION");
     info.name = device_string(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");
     info.vendor = device_string(device, CL_DEVICE_VENDOR, "CL_DEVICE_VENDOR");
-    info.kind = classify(device_value<cl_device_type>(device, CL_DEVICE_TYPE, "CL_DEVICE_TYPE"),
-                         device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY, "CL_DEVICE_HOST_UNIFIED_MEMORY") == CL_TRUE);
+    info.kind = classify(
+        device_value<cl_device_type>(device, CL_DEVICE_TYPE, "CL_DEVICE_TYPE"),
+        device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY, "CL_DEVICE_HOST_UNIFIED_MEMORY") == CL_TRUE);
     info.compute_units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS, "CL_DEVICE_MAX_COMPUTE_UNITS");
     info.clock_mhz = device_value<cl_uint>(device, CL_DEVICE_MAX_CLOCK_FREQUENCY, "CL_DEVICE_MAX_CLOCK_FREQUENCY");
     info.global_memory_bytes = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE, "CL_DEVICE_GLOBAL_MEM_SIZE");
-    info.max_allocation_bytes = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+    info.max_allocation_bytes =
+        device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     info.local_memory_bytes = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE, "CL_DEVICE_LOCAL_MEM_SIZE");
-    info.max_work_group_size = device_value<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
+    info.max_work_group_size =
+        device_value<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
     info.opencl_c_version = device_string(device, CL_DEVICE_OPENCL_C_VERSION, "CL_DEVICE_OPENCL_C_VERSION");
     info.driver_version = device_string(device, CL_DRIVER_VERSION, "CL_DRIVER_VERSION");
     const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS");
     info.fp16 = extensions.find("cl_khr_fp16") != std::string::npos;
     // OpenCL 1.2 made fp64 optional core: a non-zero double config means it is there.
-    info.fp64 = extensions.find("cl_khr_fp64") != std::string::npos ||
-                device_value<cl_device_fp_config>(device, CL_DEVICE_DOUBLE_FP_CONFIG, "CL_DEVICE_DOUBLE_FP_CONFIG") != 0;
+    info.fp64 =
+        extensions.find("cl_khr_fp64") != std::string::npos ||
+        device_value<cl_device_fp_config>(device, CL_DEVICE_DOUBLE_FP_CONFIG, "CL_DEVICE_DOUBLE_FP_CONFIG") != 0;
     return info;
 }
 

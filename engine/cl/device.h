@@ -1,21 +1,21 @@
 #pragma once
 // Discovery of every OpenCL platform and device, and the choice of the device to train on.
-#include "engine/cl/opencl.h"
-#include "engine/device/device_description.h"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "engine/cl/opencl.h"
+#include "engine/device/device_description.h"
+
 namespace bps::cl {
 
 // The value part (name, kind, memory, ...) is device::DeviceDescription, which is what code
 // above the device layer sees; here it carries the driver's handles too.
+using device::device_request;
 using device::DeviceKind;
 using device::kind_name;
-using device::device_request;
 
 struct DeviceInfo : device::DeviceDescription {
     cl_platform_id platform = nullptr;

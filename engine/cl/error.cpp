@@ -67,10 +67,10 @@ std::string status_name(cl_int status) {
         BPS_STATUS(CL_INVALID_LINKER_OPTIONS)
         BPS_STATUS(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef BPS_STATUS
-    case -1001:
-        return "CL_PLATFORM_NOT_FOUND_KHR";
-    default:
-        return "unknown OpenCL status " + std::to_string(status);
+        case -1001:
+            return "CL_PLATFORM_NOT_FOUND_KHR";
+        default:
+            return "unknown OpenCL status " + std::to_string(status);
     }
 }
 
@@ -93,6 +93,5 @@ ClError::ClError(std::string call, cl_int status, std::string involving, std::st
 void check(cl_int status, const char* call, std::string_view involving) {
     if (status != CL_SUCCESS) throw ClError(call, status, std::string(involving));
 }
-
 
 }  // namespace bps::cl

@@ -1,12 +1,12 @@
 #pragma once
 // Every OpenCL status is checked; a failure becomes a ClError that names the call, the status
 // by name and what was involved (kernel, buffer size), so a learner's bug report is useful.
-#include "engine/cl/opencl.h"
-#include "engine/device/device_description.h"
-
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "engine/cl/opencl.h"
+#include "engine/device/device_description.h"
 
 namespace bps::cl {
 

@@ -1,8 +1,8 @@
 #pragma once
 // Owning wrapper of one OpenCL object: releases it once, copies retain it.
-#include "engine/cl/opencl.h"
-
 #include <utility>
+
+#include "engine/cl/opencl.h"
 
 namespace bps::cl {
 

@@ -1,5 +1,7 @@
 #include "engine/cl/kernel_cache.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -10,8 +12,6 @@
 #include <system_error>
 #include <thread>
 #include <utility>
-
-#include <zlib.h>
 
 namespace bps::cl {
 
@@ -186,8 +186,7 @@ std::optional<Header> read_header(Reader& r) {
 }
 
 bool header_matches(const Header& h, const CacheKey& key) {
-    return h.source_hash == fnv_string(key.source) &&
-           h.options_hash == fnv_string(key.build_options) &&
+    return h.source_hash == fnv_string(key.source) && h.options_hash == fnv_string(key.build_options) &&
            h.platform_name == key.platform_name && h.platform_version == key.platform_version &&
            h.device_name == key.device_name && h.driver_version == key.driver_version &&
            h.build_options == key.build_options;
@@ -228,8 +227,8 @@ std::string sanitise(const std::string& name) {
     std::string out;
     for (const char c : name) {
         if (out.size() >= 40) break;
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                        c == '-' || c == '_';
+        const bool ok =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
         out.push_back(ok ? c : '_');
     }
     return out.empty() ? std::string("device") : out;
@@ -240,8 +239,7 @@ std::string temp_suffix() {
     static const std::uint64_t nonce = [] {
         std::random_device rd;
         std::uint64_t v = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-        v ^= static_cast<std::uint64_t>(
-            std::chrono::high_resolution_clock::now().time_since_epoch().count());
+        v ^= static_cast<std::uint64_t>(std::chrono::high_resolution_clock::now().time_since_epoch().count());
         return v;
     }();
     static std::atomic<std::uint64_t> counter{0};
@@ -292,22 +290,30 @@ std::vector<EntryFile> scan(const fs::path& dir, fs::file_time_type::duration mi
 KernelCache::KernelCache(fs::path dir, std::uint64_t size_cap_bytes)
     : dir_(std::move(dir)), size_cap_bytes_(size_cap_bytes) {}
 
-const fs::path& KernelCache::dir() const { return dir_; }
-std::uint64_t KernelCache::size_cap_bytes() const { return size_cap_bytes_; }
-const CacheStats& KernelCache::stats() const { return stats_; }
+const fs::path& KernelCache::dir() const {
+    return dir_;
+}
+std::uint64_t KernelCache::size_cap_bytes() const {
+    return size_cap_bytes_;
+}
+const CacheStats& KernelCache::stats() const {
+    return stats_;
+}
 
 std::string KernelCache::last_error() const {
     std::lock_guard lock(mutex_);
     return last_error_;
 }
 
-void KernelCache::set_error_locked(std::string message) { last_error_ = std::move(message); }
+void KernelCache::set_error_locked(std::string message) {
+    last_error_ = std::move(message);
+}
 
 std::string KernelCache::key_hash_hex(const CacheKey& key) {
     std::uint64_t h = fnv_offset;
     fnv_u64(h, format_version);
-    for (const auto* part : {&key.source, &key.build_options, &key.platform_name,
-                             &key.platform_version, &key.device_name, &key.driver_version}) {
+    for (const auto* part : {&key.source, &key.build_options, &key.platform_name, &key.platform_version,
+                             &key.device_name, &key.driver_version}) {
         fnv_part(h, *part);
     }
     return hex(h, 16);
@@ -315,8 +321,7 @@ std::string KernelCache::key_hash_hex(const CacheKey& key) {
 
 std::string KernelCache::device_folder_name(const CacheKey& key) {
     std::uint64_t h = fnv_offset;
-    for (const auto* part :
-         {&key.platform_name, &key.platform_version, &key.device_name, &key.driver_version}) {
+    for (const auto* part : {&key.platform_name, &key.platform_version, &key.device_name, &key.driver_version}) {
         fnv_part(h, *part);
     }
     return sanitise(key.device_name) + "-" + hex((h ^ (h >> 32)) & 0xFFFFFFFFu, 8);
@@ -336,21 +341,21 @@ std::optional<std::vector<unsigned char>> KernelCache::load(const CacheKey& key)
         const auto path = entry_path(key);
         std::vector<unsigned char> payload;
         switch (read_entry(path, key, &payload)) {
-        case Verdict::hit: {
-            std::error_code ec;
-            fs::last_write_time(path, fs::file_time_type::clock::now(), ec);  // LRU; best effort
-            ++stats_.hits;
-            return payload;
-        }
-        case Verdict::bad: {
-            std::error_code ec;
-            fs::remove(path, ec);
-            ++stats_.rejected;
-            ++stats_.misses;
-            return std::nullopt;
-        }
-        case Verdict::missing:
-            break;
+            case Verdict::hit: {
+                std::error_code ec;
+                fs::last_write_time(path, fs::file_time_type::clock::now(), ec);  // LRU; best effort
+                ++stats_.hits;
+                return payload;
+            }
+            case Verdict::bad: {
+                std::error_code ec;
+                fs::remove(path, ec);
+                ++stats_.rejected;
+                ++stats_.misses;
+                return std::nullopt;
+            }
+            case Verdict::missing:
+                break;
         }
     } catch (const std::exception& e) {
         // Not the entry's fault (e.g. out of memory): leave it on disk.
@@ -366,11 +371,11 @@ bool KernelCache::store(const CacheKey& key, const std::vector<unsigned char>& b
     std::lock_guard lock(mutex_);
     fs::path tmp;
     try {
-        for (const auto* s : {&key.platform_name, &key.platform_version, &key.device_name,
-                              &key.driver_version, &key.build_options}) {
+        for (const auto* s :
+             {&key.platform_name, &key.platform_version, &key.device_name, &key.driver_version, &key.build_options}) {
             if (s->size() > max_header_string_bytes) {
-                set_error_locked("kernel cache: key field longer than " +
-                                 std::to_string(max_header_string_bytes) + " bytes, not stored");
+                set_error_locked("kernel cache: key field longer than " + std::to_string(max_header_string_bytes) +
+                                 " bytes, not stored");
                 return false;
             }
         }
@@ -378,13 +383,11 @@ bool KernelCache::store(const CacheKey& key, const std::vector<unsigned char>& b
         auto header = header_prefix(key, binary.size());
         const std::uint64_t total = header.size() + 4 + binary.size();
         if (total > size_cap_bytes_) {
-            set_error_locked("kernel cache: entry of " + std::to_string(total) +
-                             " bytes exceeds the cap of " + std::to_string(size_cap_bytes_) +
-                             " bytes, not stored");
+            set_error_locked("kernel cache: entry of " + std::to_string(total) + " bytes exceeds the cap of " +
+                             std::to_string(size_cap_bytes_) + " bytes, not stored");
             return false;
         }
-        std::uint32_t crc = crc_update(static_cast<std::uint32_t>(crc32(0L, Z_NULL, 0)),
-                                       header.data(), header.size());
+        std::uint32_t crc = crc_update(static_cast<std::uint32_t>(crc32(0L, Z_NULL, 0)), header.data(), header.size());
         crc = crc_update(crc, binary.data(), binary.size());
         put_u32(header, crc);
 
@@ -399,10 +402,8 @@ bool KernelCache::store(const CacheKey& key, const std::vector<unsigned char>& b
         tmp = path.parent_path() / (key_hash_hex(key) + temp_suffix());
         {
             std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-            out.write(reinterpret_cast<const char*>(header.data()),
-                      static_cast<std::streamsize>(header.size()));
-            out.write(reinterpret_cast<const char*>(binary.data()),
-                      static_cast<std::streamsize>(binary.size()));
+            out.write(reinterpret_cast<const char*>(header.data()), static_cast<std::streamsize>(header.size()));
+            out.write(reinterpret_cast<const char*>(binary.data()), static_cast<std::streamsize>(binary.size()));
             // close() rather than flush(): the last buffered write can fail too (disk full).
             out.close();
             if (out.fail()) {
@@ -428,8 +429,7 @@ bool KernelCache::store(const CacheKey& key, const std::vector<unsigned char>& b
             std::error_code ignored;
             fs::remove(tmp, ignored);
             if (read_entry(path, key, nullptr) != Verdict::hit) {
-                set_error_locked("kernel cache: cannot move entry into '" + path_text(path) +
-                                 "': " + rename_error);
+                set_error_locked("kernel cache: cannot move entry into '" + path_text(path) + "': " + rename_error);
                 return false;
             }
         }
@@ -537,11 +537,9 @@ CacheInfo KernelCache::info() const {
         result.bytes += usage.bytes;
         result.devices.push_back(std::move(usage));
     }
-    std::sort(result.devices.begin(), result.devices.end(),
-              [](const CacheDeviceUsage& a, const CacheDeviceUsage& b) {
-                  return a.device_name != b.device_name ? a.device_name < b.device_name
-                                                        : a.driver_version < b.driver_version;
-              });
+    std::sort(result.devices.begin(), result.devices.end(), [](const CacheDeviceUsage& a, const CacheDeviceUsage& b) {
+        return a.device_name != b.device_name ? a.device_name < b.device_name : a.driver_version < b.driver_version;
+    });
     return result;
 }
 

@@ -13,7 +13,8 @@ std::string build_log(cl_program program, cl_device_id device) {
     std::size_t size = 0;
     if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS) return {};
     std::string log(size, '\0');
-    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS) return {};
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS)
+        return {};
     while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
     return log;
 }
@@ -57,8 +58,8 @@ Program::Program(const Context& context, std::string name, std::string_view sour
                  KernelCache* cache)
     : name_(std::move(name)), device_(context.device().id) {
     const DeviceInfo& device = context.device();
-    const CacheKey key{std::string(source), options, device.platform_name, device.platform_version, device.name,
-                       device.driver_version};
+    const CacheKey key{std::string(source),     options,     device.platform_name,
+                       device.platform_version, device.name, device.driver_version};
     if (cache) {
         if (auto binary = cache->load(key)) {
             if (cl_program program = try_build_from_binary(context, *binary, options)) {
@@ -100,8 +101,8 @@ void Kernel::set_arg(cl_uint index, std::size_t size, const void* value) {
 void Kernel::run(const Queue& queue, std::size_t items, std::size_t local) const {
     std::size_t global = items;
     if (local != 0) global = (items + local - 1) / local * local;
-    check(clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 1, nullptr, &global, local ? &local : nullptr, 0,
-                                 nullptr, nullptr),
+    check(clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 1, nullptr, &global, local ? &local : nullptr, 0, nullptr,
+                                 nullptr),
           "clEnqueueNDRangeKernel",
           "kernel '" + name_ + "' with " + std::to_string(global) + " work-items" +
               (local ? " in groups of " + std::to_string(local) : std::string()));

@@ -1,14 +1,13 @@
 #pragma once
 // A program built for one device (from the kernel cache when it holds a valid binary), and
 // the kernels taken from it.
-#include "engine/cl/opencl.h"
-
 #include <cstddef>
 #include <string>
 #include <string_view>
 
 #include "engine/cl/context.h"
 #include "engine/cl/handle.h"
+#include "engine/cl/opencl.h"
 
 namespace bps::cl {
 

@@ -9,7 +9,8 @@ namespace bps::device {
 namespace {
 std::string lower(std::string_view text) {
     std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 }  // namespace
@@ -71,8 +72,8 @@ std::size_t select_device(const std::vector<DeviceDescription>& devices, std::st
         for (const DeviceDescription& device : devices)
             if (lower(device.name).find(wanted) != std::string::npos) return device.index;
     }
-    std::string message = "no OpenCL device matches '" + std::string(request) +
-                          "' (give an index or part of a name). The devices are:\n";
+    std::string message =
+        "no OpenCL device matches '" + std::string(request) + "' (give an index or part of a name). The devices are:\n";
     for (const DeviceDescription& device : devices)
         message += "  " + std::to_string(device.index) + ": " + device.name + " (" + device.platform_name + ")\n";
     throw std::runtime_error(message);

@@ -4,8 +4,7 @@
 #include <map>
 #include <optional>
 
-#include "engine/ops/conv2d.h"
-#include "engine/ops/pool.h"
+#include "engine/model/layer_geometry.h"
 
 namespace bps::model {
 
@@ -35,13 +34,13 @@ void infer_layer(LayerAnalysis& layer, const std::vector<LayerAnalysis>& done) {
             break;
         case LayerType::conv2d: {
             if (spec.units < 1) throw ModelError(quoted(spec) + " needs at least one filter");
-            const ops::Conv2dGeometry& g = spec.conv;
-            if (g.padding == ops::Padding::valid && g.kernel_h >= 1 && g.kernel_w >= 1 &&
+            const Conv2dGeometry& g = spec.conv;
+            if (g.padding == Padding::valid && g.kernel_h >= 1 && g.kernel_w >= 1 &&
                 (g.kernel_h > in.h || g.kernel_w > in.w))
                 throw ModelError(quoted(spec) + ": kernel " + size_text(g.kernel_h, g.kernel_w) +
                                  " is larger than its " + size_text(in.h, in.w) +
                                  " input; use a smaller kernel or 'same' padding");
-            layer.output = ops::conv2d_output_shape(in, spec.units, g);
+            layer.output = conv2d_output_shape(in, spec.units, g);
             const std::size_t taps = static_cast<std::size_t>(in.c) * g.kernel_h * g.kernel_w;
             layer.trainable_parameters = (taps + 1) * static_cast<std::size_t>(spec.units);
             layer.flops = (2.0 * static_cast<double>(taps) + 1) * static_cast<double>(layer.output.per_sample());
@@ -49,11 +48,11 @@ void infer_layer(LayerAnalysis& layer, const std::vector<LayerAnalysis>& done) {
         }
         case LayerType::max_pool:
         case LayerType::avg_pool: {
-            const ops::PoolGeometry& g = spec.pool;
+            const PoolGeometry& g = spec.pool;
             if (g.size_h >= 1 && g.size_w >= 1 && (g.size_h > in.h || g.size_w > in.w))
                 throw ModelError(quoted(spec) + ": pool " + size_text(g.size_h, g.size_w) + " is larger than its " +
                                  size_text(in.h, in.w) + " input");
-            layer.output = ops::pool_output_shape(in, g);
+            layer.output = pool_output_shape(in, g);
             layer.flops = static_cast<double>(g.size_h) * g.size_w * static_cast<double>(layer.output.per_sample());
             break;
         }

@@ -43,9 +43,9 @@ struct LayerSpec {
 
     int units = 0;                                                    // Dense: output features; Conv2D: filters
     train::Initializer initializer = train::Initializer::he_uniform;  // Dense, Conv2D kernels
-    Conv2dGeometry conv;                                         // Conv2D
-    PoolGeometry pool;                                           // MaxPool2D, AvgPool2D
-    Activation activation = Activation::relu;               // Activation
+    Conv2dGeometry conv;                                              // Conv2D
+    PoolGeometry pool;                                                // MaxPool2D, AvgPool2D
+    Activation activation = Activation::relu;                         // Activation
     float slope = 0.01f;                                              // LeakyReLU
     float rate = 0.5f;                                                // Dropout
     float momentum = 0.99f;                                           // BatchNorm (Keras default)

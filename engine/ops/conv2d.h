@@ -14,8 +14,8 @@
 namespace bps::ops {
 
 // The geometry and its output-shape maths are device-free (engine/model/layer_geometry.h).
-using model::Conv2dGeometry;
 using model::conv2d_output_shape;
+using model::Conv2dGeometry;
 using model::Padding;
 
 // Scratch memory (in float elements) the forward and backward need for this input; the model plans it once.

@@ -11,8 +11,8 @@ namespace bps::ops {
 
 struct GemmOperand {
     const Tensor& tensor;
-    std::size_t ld;          // elements per stored row
-    bool transposed = false; // use the stored matrix transposed
+    std::size_t ld;           // elements per stored row
+    bool transposed = false;  // use the stored matrix transposed
 };
 
 // `what` (e.g. "Dense 'fc1' forward") names the caller in errors.

@@ -20,7 +20,8 @@ struct PlaneArgs {
 PlaneArgs checked(const std::string& op, const PoolGeometry& geometry, const Tensor& x_like, const Tensor& y_like,
                   const char* y_name) {
     const Shape out = pool_output_shape(x_like.shape, geometry);
-    require_shape(y_like, out, op + " (" + model::pool_geometry_text(geometry) + " on " + x_like.shape.to_string() + ")", y_name);
+    require_shape(y_like, out,
+                  op + " (" + model::pool_geometry_text(geometry) + " on " + x_like.shape.to_string() + ")", y_name);
     return {x_like.shape.n * x_like.shape.c, x_like.shape.h, x_like.shape.w, out.h, out.w};
 }
 

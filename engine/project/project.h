@@ -6,13 +6,12 @@
 // save. Saves are atomic (temporary file, then rename).
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "datasets/feeding.h"
 #include "engine/model/graph_analysis.h"
@@ -28,8 +27,8 @@ constexpr int project_format_version = 1;
 using model::CanvasPosition;
 
 struct DatasetSettings {
-    std::string name = "fashion-mnist";  // a catalogue id; empty when `folder` is used
-    std::string folder;                  // an image folder (one subfolder per class), or empty
+    std::string name = "fashion-mnist";         // a catalogue id; empty when `folder` is used
+    std::string folder;                         // an image folder (one subfolder per class), or empty
     int height = 28, width = 28, channels = 1;  // image folders: the size images are scaled to
     double validation_fraction = 0.1;           // held out of the training split, [0, 1)
     bool normalize = true;                      // per-channel mean/std from the training split
@@ -54,7 +53,7 @@ struct Project {
     model::NetworkSpec network;
     DatasetSettings dataset;
     TrainingSettings training;
-    std::string device;  // a device name or index as `backprop devices` shows; empty: the best one
+    std::string device;       // a device name or index as `backprop devices` shows; empty: the best one
     nlohmann::json document;  // the file as read (empty for a new project): unknown fields are kept
 };
 

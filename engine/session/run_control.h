@@ -39,9 +39,9 @@ private:
     std::condition_variable changed_;
     bool paused_ = false;
     bool stop_ = false;
-    int steps_ = 0;             // steps asked for while paused and not yet run
-    bool waiting_ = false;      // the worker reported itself paused
-    bool stepping_ = false;     // the batch let through is a step
+    int steps_ = 0;          // steps asked for while paused and not yet run
+    bool waiting_ = false;   // the worker reported itself paused
+    bool stepping_ = false;  // the batch let through is a step
     std::optional<float> rate_;
 };
 

@@ -18,6 +18,7 @@
 #include "engine/cl/kernel_cache.h"
 #include "engine/io/network_weights.h"
 #include "engine/model/graph_analysis.h"
+#include "engine/model/graph_report.h"
 #include "engine/model/network.h"
 #include "engine/ops/runtime.h"
 #include "engine/session/evaluation.h"
@@ -103,13 +104,24 @@ bool out_of_memory_status(cl_int status) {
            status == CL_OUT_OF_HOST_MEMORY || status == CL_INVALID_BUFFER_SIZE;
 }
 
-// The project's graph against the data's shape and classes; a problem names the source and the layer.
+// A network that cannot work with this data: the message names the source, `layer` the node at fault.
+class NetworkProblem : public project::ProjectError {
+public:
+    NetworkProblem(const std::string& source, const std::string& problem, std::string layer)
+        : ProjectError(source, problem), layer(std::move(layer)) {}
+    std::string layer;
+};
+
+// The project's graph against the data's shape and classes, through the editor's graph report,
+// whose first problem is the one `backprop summary` shows.
 void check_network(const JobSetup& setup, const DataFacts& facts) {
-    try {
-        project::analyse_project(setup.project, facts.shape, static_cast<int>(facts.class_count));
-    } catch (const model::ModelError& problem) {
-        throw project::ProjectError(setup.source.empty() ? std::string("the project") : setup.source, problem.what());
-    }
+    const model::GraphReport report =
+        project::project_report(setup.project, facts.shape, static_cast<int>(facts.class_count));
+    if (report.ok()) return;
+    const model::GraphProblem& first = report.problems.front();
+    const std::string layer =
+        first.node ? setup.project.network.layers[static_cast<std::size_t>(*first.node)].name : std::string();
+    throw NetworkProblem(setup.source.empty() ? std::string("the project") : setup.source, first.message, layer);
 }
 
 DataFacts facts_of(const TrainingData& data) {
@@ -123,6 +135,8 @@ JobFailure TrainingJob::State::failure_of(std::exception_ptr error) const {
     failure.kind = phase;
     try {
         std::rethrow_exception(error);
+    } catch (const NetworkProblem& e) {
+        failure = {FailureKind::project, e.what(), e.layer, e.source()};
     } catch (const project::ProjectError& e) {
         failure = {FailureKind::project, e.what(), {}, e.source()};
     } catch (const model::ModelError& e) {
@@ -213,9 +227,8 @@ void TrainingJob::State::work() {
     cl::KernelCache cache(cl::kernel_cache_dir());
     ops::Runtime runtime(device, &cache);
     stage(Stage::preparing, "building kernels", 0, 0);
-    runtime.build_programs([this](std::size_t done, std::size_t total) {
-        stage(Stage::preparing, "building kernels", done, total);
-    });
+    runtime.build_programs(
+        [this](std::size_t done, std::size_t total) { stage(Stage::preparing, "building kernels", done, total); });
     if (control.stop_requested()) return finish(result);
 
     phase = FailureKind::project;
@@ -241,7 +254,8 @@ void TrainingJob::State::work() {
         stage(Stage::preparing, "reading " + facts.title);
         std::vector<datasets::SkippedImage> unreadable;
         datasets::DatasetSplits splits = load_project_data(project.dataset, &unreadable);
-        for (const datasets::SkippedImage& image : unreadable) skipped.push_back(image.file.string() + ": " + image.reason);
+        for (const datasets::SkippedImage& image : unreadable)
+            skipped.push_back(image.file.string() + ": " + image.reason);
         if (control.stop_requested()) return finish(result);
         stage(Stage::preparing, "preparing the images");
         if (setup.task == JobTask::evaluate) {
@@ -253,7 +267,8 @@ void TrainingJob::State::work() {
             result.whole_folder = whole_folder;
             data = prepared;
         } else {
-            data = std::make_shared<TrainingData>(prepare_training_data(std::move(splits), project.dataset, training.seed));
+            data = std::make_shared<TrainingData>(
+                prepare_training_data(std::move(splits), project.dataset, training.seed));
         }
     }
     if (control.stop_requested()) return finish(result);

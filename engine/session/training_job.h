@@ -96,15 +96,15 @@ struct Prediction {
 
 struct JobResult {
     JobTask task = JobTask::train;
-    bool stopped = false;          // stop() ended it early (it may still hold trained weights)
-    bool training_began = false;   // false when it stopped while preparing: nothing was trained or saved
-    int epochs_completed = 0;      // whole epochs
-    std::optional<Evaluation> test;  // train: the test split after the last epoch; evaluate: the result
-    bool whole_folder = false;       // evaluate: an image folder has no test split, all its images were used
-    std::vector<Prediction> predictions;      // predict, in the order of JobSetup::images
+    bool stopped = false;                 // stop() ended it early (it may still hold trained weights)
+    bool training_began = false;          // false when it stopped while preparing: nothing was trained or saved
+    int epochs_completed = 0;             // whole epochs
+    std::optional<Evaluation> test;       // train: the test split after the last epoch; evaluate: the result
+    bool whole_folder = false;            // evaluate: an image folder has no test split, all its images were used
+    std::vector<Prediction> predictions;  // predict, in the order of JobSetup::images
     std::vector<std::string> class_names;
-    std::vector<io::NamedArray> weights;      // train: everything trained, also after a stop
-    std::filesystem::path saved_to;           // train: the weights file written, if any
+    std::vector<io::NamedArray> weights;  // train: everything trained, also after a stop
+    std::filesystem::path saved_to;       // train: the weights file written, if any
     double seconds = 0;
 };
 

@@ -45,8 +45,8 @@ void TrainingRun::train(JobResult& result) {
     if (data.split.train.empty()) throw std::invalid_argument("the training split has no images");
 
     stage(Stage::preparing, "building the network");
-    model::Network network(runtime, project_network(project, data.train.shape), settings.batch_size,
-                           settings.optimizer, settings.seed);
+    model::Network network(runtime, project_network(project, data.train.shape), settings.batch_size, settings.optimizer,
+                           settings.seed);
     if (!starting_weights.empty()) io::upload_parameters(runtime, network, starting_weights, "the starting weights");
 
     result.training_began = true;
@@ -77,14 +77,14 @@ void TrainingRun::train(JobResult& result) {
             }
             const double progress =
                 static_cast<double>(epoch) + static_cast<double>(done - 1) / static_cast<double>(batch_count);
-            const float rate = train::learning_rate_at(settings.schedule, control.learning_rate(project_rate), progress);
+            const float rate =
+                train::learning_rate_at(settings.schedule, control.learning_rate(project_rate), progress);
             network.train_step(batch.images, batch.labels, rate);
             images += batch.count();
 
             latest.report = BatchReport{epoch, settings.epochs, done, batch_count, 0, 0, 0, 0, rate};
             latest.report.epoch_seconds = seconds_since(epoch_start);
-            latest.report.images_per_second =
-                static_cast<double>(images) / std::max(latest.report.epoch_seconds, 1e-9);
+            latest.report.images_per_second = static_cast<double>(images) / std::max(latest.report.epoch_seconds, 1e-9);
             latest.samples = images;
             if (done == batch_count) break;  // the epoch's end reports below, with the epoch
             if (report_interval.count() == 0 || control.stepping()) {
@@ -171,8 +171,7 @@ std::vector<Prediction> predict_images(ops::Runtime& runtime, const project::Pro
         runtime, project, card.shape, static_cast<int>(std::min<std::size_t>(readable.size(), 64)), weights);
     const std::vector<std::vector<float>> probabilities =
         predict_probabilities(*network, images.images, readable.size());
-    for (std::size_t i = 0; i < readable.size(); ++i)
-        predictions[readable[i]].top = top_classes(probabilities[i], 3);
+    for (std::size_t i = 0; i < readable.size(); ++i) predictions[readable[i]].top = top_classes(probabilities[i], 3);
     return predictions;
 }
 

@@ -7,9 +7,9 @@
 #include <iostream>
 #include <regex>
 
-#include "tests/cli/cli.h"
 #include "datasets/catalogue.h"
 #include "datasets/idx_reader.h"
+#include "tests/cli/cli.h"
 #include "tests/support/image_writer.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 
 #include "engine/cl/cache_location.h"

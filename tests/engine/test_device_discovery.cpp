@@ -22,7 +22,7 @@ TEST_CASE("discovery finds a device with plausible properties") {
         CHECK(device.global_memory_bytes >= (64u << 20));
         CHECK(device.max_allocation_bytes >= device.global_memory_bytes / 8);  // OpenCL's guaranteed minimum is 1/4
         CHECK(device.max_allocation_bytes <= device.global_memory_bytes);
-        CHECK(device.local_memory_bytes >= 16u * 1024);                         // OpenCL 1.2 minimum: 32 KiB, 16 for some CPUs
+        CHECK(device.local_memory_bytes >= 16u * 1024);  // OpenCL 1.2 minimum: 32 KiB, 16 for some CPUs
         CHECK(device.max_work_group_size >= 1);
     }
 }

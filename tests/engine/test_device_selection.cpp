@@ -7,7 +7,8 @@
 using namespace bps;
 
 namespace {
-cl::DeviceInfo fake_device(std::size_t index, const std::string& name, cl::DeviceKind kind, std::uint32_t compute_units) {
+cl::DeviceInfo fake_device(std::size_t index, const std::string& name, cl::DeviceKind kind,
+                           std::uint32_t compute_units) {
     cl::DeviceInfo info;
     info.index = index;
     info.name = name;

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <random>
 
@@ -8,8 +7,8 @@
 #include "engine/cl/kernel_library.h"
 #include "engine/cl/program.h"
 #include "kernels/embedded_kernels.h"
-#include "tests/support/temp_dir.h"
 #include "tests/engine/test_device.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps;
 
@@ -110,8 +109,8 @@ TEST_CASE("the second build of the same program is a cache hit and runs correctl
     check_axpy(context, second, 777);
 
     SECTION("other build options are another entry") {
-        const cl::Program third(context, "elementwise", kernels::embedded_source("elementwise"), "-cl-fast-relaxed-math",
-                                &cache);
+        const cl::Program third(context, "elementwise", kernels::embedded_source("elementwise"),
+                                "-cl-fast-relaxed-math", &cache);
         CHECK_FALSE(third.from_cache());
         CHECK(cache_entries(dir.path()).size() == 2);
     }
@@ -138,7 +137,9 @@ TEST_CASE("a damaged cache entry is rebuilt from source and the program still ru
         byte = static_cast<char>(byte ^ 0x5a);
         file.write(&byte, 1);
     }
-    SECTION("truncated to half") { std::filesystem::resize_file(entries[0], size / 2); }
+    SECTION("truncated to half") {
+        std::filesystem::resize_file(entries[0], size / 2);
+    }
 
     cl::KernelCache cache(dir.path());
     const cl::Program rebuilt(context, "elementwise", source, {}, &cache);

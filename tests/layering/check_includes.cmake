@@ -2,6 +2,7 @@
 # `#include "engine/..."` in ui/ and app/gui/ under ROOT must name one of the FRONT_DOOR headers
 # (given with '|' between them). Run as `cmake -DROOT=... -DFRONT_DOOR=a.h|b.h -P this-file`;
 # fails listing every include that goes around the door.
+cmake_minimum_required(VERSION 3.25)
 string(REPLACE "|" ";" FRONT_DOOR "${FRONT_DOOR}")
 file(GLOB_RECURSE sources ${ROOT}/ui/*.h ${ROOT}/ui/*.cpp ${ROOT}/app/gui/*.h ${ROOT}/app/gui/*.cpp)
 if(NOT sources)

@@ -56,7 +56,9 @@ ProcessResult run(const std::string& command_line, bool with_stderr, int seconds
 }
 }  // namespace
 
-ProcessResult run_command(const std::string& command_line, int seconds) { return run(command_line, true, seconds); }
+ProcessResult run_command(const std::string& command_line, int seconds) {
+    return run(command_line, true, seconds);
+}
 ProcessResult run_command_stdout(const std::string& command_line, int seconds) {
     return run(command_line, false, seconds);
 }

@@ -3,9 +3,9 @@
 #include <QTableView>
 #include <QTest>
 
+#include "app/gui/startup_facts.h"
 #include "ui/devices/device_list_model.h"
 #include "ui/devices/device_panel.h"
-#include "app/gui/startup_facts.h"
 #include "ui/main_window/main_window.h"
 
 class MainWindowTest : public QObject {

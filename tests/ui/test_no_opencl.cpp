@@ -5,9 +5,9 @@
 #include <QTableView>
 #include <QTest>
 
-#include "ui/devices/device_panel.h"
 #include "app/gui/startup_facts.h"
 #include "app/gui/startup_warning.h"
+#include "ui/devices/device_panel.h"
 #include "ui/main_window/main_window.h"
 
 class NoOpenClTest : public QObject {

@@ -5,14 +5,17 @@
 
 namespace bps::ui {
 
-DeviceListModel::DeviceListModel(std::vector<device::DeviceDescription> devices, std::size_t default_index, QObject* parent)
+DeviceListModel::DeviceListModel(std::vector<device::DeviceDescription> devices, std::size_t default_index,
+                                 QObject* parent)
     : QAbstractTableModel(parent), devices_(std::move(devices)), default_index_(default_index) {}
 
 int DeviceListModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(devices_.size());
 }
 
-int DeviceListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int DeviceListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
@@ -27,30 +30,50 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
         return tr("Training uses this device unless you choose another (--device or BACKPROP_DEVICE).");
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case Marker: return is_default ? tr("default") : QString();
-    case Name: return QString::fromStdString(device.name);
-    case Kind: return QString::fromUtf8(device::kind_name(device.kind).data(), static_cast<qsizetype>(device::kind_name(device.kind).size()));
-    case ComputeUnits: return device.compute_units;
-    case Memory: return QLocale().formattedDataSize(static_cast<qint64>(device.global_memory_bytes), 1, QLocale::DataSizeTraditionalFormat);
-    case OpenClC: return QString::fromStdString(device.opencl_c_version);
-    case Driver: return QString::fromStdString(device.driver_version);
-    case Platform: return QString::fromStdString(device.platform_name);
-    default: return {};
+        case Marker:
+            return is_default ? tr("default") : QString();
+        case Name:
+            return QString::fromStdString(device.name);
+        case Kind:
+            return QString::fromUtf8(device::kind_name(device.kind).data(),
+                                     static_cast<qsizetype>(device::kind_name(device.kind).size()));
+        case ComputeUnits:
+            return device.compute_units;
+        case Memory:
+            return QLocale().formattedDataSize(static_cast<qint64>(device.global_memory_bytes), 1,
+                                               QLocale::DataSizeTraditionalFormat);
+        case OpenClC:
+            return QString::fromStdString(device.opencl_c_version);
+        case Driver:
+            return QString::fromStdString(device.driver_version);
+        case Platform:
+            return QString::fromStdString(device.platform_name);
+        default:
+            return {};
     }
 }
 
 QVariant DeviceListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Marker: return QString();
-    case Name: return tr("Device");
-    case Kind: return tr("Kind");
-    case ComputeUnits: return tr("Compute units");
-    case Memory: return tr("Memory");
-    case OpenClC: return tr("OpenCL C");
-    case Driver: return tr("Driver");
-    case Platform: return tr("Platform");
-    default: return {};
+        case Marker:
+            return QString();
+        case Name:
+            return tr("Device");
+        case Kind:
+            return tr("Kind");
+        case ComputeUnits:
+            return tr("Compute units");
+        case Memory:
+            return tr("Memory");
+        case OpenClC:
+            return tr("OpenCL C");
+        case Driver:
+            return tr("Driver");
+        case Platform:
+            return tr("Platform");
+        default:
+            return {};
     }
 }
 

@@ -12,7 +12,8 @@ class DeviceListModel : public QAbstractTableModel {
 public:
     enum Column { Marker, Name, Kind, ComputeUnits, Memory, OpenClC, Driver, Platform, ColumnCount };
 
-    DeviceListModel(std::vector<device::DeviceDescription> devices, std::size_t default_index, QObject* parent = nullptr);
+    DeviceListModel(std::vector<device::DeviceDescription> devices, std::size_t default_index,
+                    QObject* parent = nullptr);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -9,8 +9,8 @@
 
 namespace bps::ui {
 
-DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::size_t default_index, const std::string& problem,
-                         QWidget* parent)
+DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::size_t default_index,
+                         const std::string& problem, QWidget* parent)
     : QWidget(parent), table_(new QTableView(this)), summary_(new QLabel(this)) {
     setObjectName("devicePanel");
     table_->setObjectName("deviceTable");
@@ -37,8 +37,9 @@ DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::si
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->resizeColumnsToContents();
     table_->selectRow(static_cast<int>(default_index));
-    summary_->setText(tr("Training runs on <b>%1</b> (the default). Run <code>backprop devices</code> for every detail.")
-                          .arg(default_name.toHtmlEscaped()));
+    summary_->setText(
+        tr("Training runs on <b>%1</b> (the default). Run <code>backprop devices</code> for every detail.")
+            .arg(default_name.toHtmlEscaped()));
 }
 
 }  // namespace bps::ui

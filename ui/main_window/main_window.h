@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/device/device_description.h"
 #include "datasets/catalogue.h"
+#include "engine/device/device_description.h"
 
 class QTabWidget;
 

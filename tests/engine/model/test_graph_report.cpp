@@ -26,7 +26,7 @@ NetworkSpec broken_network() {
     return spec_of({1, 1, 8, 8}, {input_layer(),                                             // 0
                                   conv2d("conv1", 4, 3),                                     // 1
                                   dense("fc1", 10),                                          // 2
-                                  from(activation("act1", ops::Activation::relu), {"fc1"}),  // 3
+                                  from(activation("act1", model::Activation::relu), {"fc1"}),  // 3
                                   from(dense("side", 4), {"missing"}),                       // 4
                                   from(flatten("flat"), {"conv1"}),                          // 5
                                   from(dropout("drop", 1.5f), {"flat"}),                     // 6
@@ -244,9 +244,9 @@ TEST_CASE("a valid network's report gives the same figures as the analysis", "[g
 
 TEST_CASE("the report follows the spec's order when the layers are listed out of execution order", "[graph]") {
     // The residual block is listed with the Add before its second branch.
-    const NetworkSpec spec = spec_of({1, 2, 6, 6}, {input_layer(), conv2d("stem", 4, 3, 1, ops::Padding::same),
+    const NetworkSpec spec = spec_of({1, 2, 6, 6}, {input_layer(), conv2d("stem", 4, 3, 1, model::Padding::same),
                                                     from(add("sum", {"stem", "branch"}), {"stem", "branch"}),
-                                                    from(conv2d("branch", 4, 3, 1, ops::Padding::same), {"stem"}),
+                                                    from(conv2d("branch", 4, 3, 1, model::Padding::same), {"stem"}),
                                                     from(global_avg_pool("gap"), {"sum"}), dense("out", 3)});
     const GraphReport report = analyse_graph_report(spec);
     REQUIRE(report.ok());

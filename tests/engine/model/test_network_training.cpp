@@ -6,8 +6,8 @@
 
 #include "engine/model/network.h"
 #include "engine/ops/metrics.h"
-#include "tests/engine/ops/op_checks.h"
 #include "engine/train/random.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 using namespace bps::model;

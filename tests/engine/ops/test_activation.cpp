@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "engine/ops/activation.h"
-#include "tests/engine/ops/op_checks.h"
 #include "engine/reference/activation.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 using ops::Activation;

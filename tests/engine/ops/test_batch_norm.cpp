@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "engine/ops/batch_norm.h"
-#include "tests/engine/ops/op_checks.h"
 #include "engine/reference/batch_norm.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 using ops::GradWrite;

@@ -4,9 +4,9 @@
 #include <sstream>
 
 #include "engine/ops/conv2d.h"
+#include "engine/reference/conv2d.h"
 #include "tests/engine/ops/op_checks.h"
 #include "tests/engine/ops/weighted_layer_check.h"
-#include "engine/reference/conv2d.h"
 
 using namespace bps;
 using ops::Conv2dGeometry;

@@ -2,9 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include "engine/ops/dense.h"
+#include "engine/reference/dense.h"
 #include "tests/engine/ops/op_checks.h"
 #include "tests/engine/ops/weighted_layer_check.h"
-#include "engine/reference/dense.h"
 
 using namespace bps;
 

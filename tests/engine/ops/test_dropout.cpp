@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "engine/ops/dropout.h"
-#include "tests/engine/ops/op_checks.h"
 #include "engine/reference/dropout.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 using ops::GradWrite;

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "engine/ops/loss.h"
-#include "tests/engine/ops/op_checks.h"
 #include "engine/reference/loss.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 

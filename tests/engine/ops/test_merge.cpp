@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "engine/ops/merge.h"
-#include "tests/engine/ops/op_checks.h"
 #include "engine/reference/merge.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "tests/engine/ops/op_checks.h"
 #include "engine/ops/pool.h"
 #include "engine/reference/pool.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 using ops::GradWrite;

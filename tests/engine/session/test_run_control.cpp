@@ -1,12 +1,12 @@
 // The rules of pause, resume, step and stop, without a device: a worker thread calls
 // before_batch as a training loop does, and the test steers it from this thread. Every wait is a
 // bounded wait on the worker's own reports.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <condition_variable>
-#include <algorithm>
 #include <limits>
-#include <string>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -50,8 +50,9 @@ struct Worker {
     }
     bool wait_for_entry(const std::string& entry, std::size_t count = 1) {
         std::unique_lock lock(mutex);
-        return changed.wait_for(lock, std::chrono::seconds(60),
-                                [&] { return static_cast<std::size_t>(std::count(log.begin(), log.end(), entry)) >= count; });
+        return changed.wait_for(lock, std::chrono::seconds(60), [&] {
+            return static_cast<std::size_t>(std::count(log.begin(), log.end(), entry)) >= count;
+        });
     }
     std::vector<std::string> entries() {
         std::lock_guard lock(mutex);
@@ -75,7 +76,7 @@ TEST_CASE("a paused run waits, reports it, and stop while paused stops", "[job][
     CHECK(control.stop_requested());
 }
 
-TEST_CASE("resume with nothing paused does nothing; step while running does nothing", "[job][control]") {
+TEST_CASE("resume with nothing paused does nothing and step while running does nothing", "[job][control]") {
     RunControl control;
     control.resume();
     control.step();

@@ -19,33 +19,14 @@
 #include "kernels/embedded_kernels.h"
 #include "tests/engine/test_device.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/two_class_images.h"
 
 using namespace bps;
 using namespace bps::session;
 using bps::test::TempDir;
+using bps::test::two_class_images;
 
 namespace {
-// Two classes of 1x4x4 images: class 1 is brighter on the left half, class 0 on the right,
-// with noise, so a small MLP separates them well but not after one step.
-datasets::Dataset two_class_images(std::size_t count, std::uint32_t seed) {
-    datasets::Dataset data;
-    data.name = "halves";
-    data.shape = datasets::ImageShape{1, 4, 4};
-    data.class_names = {"right", "left"};
-    std::mt19937 generator(seed);
-    std::uniform_real_distribution<float> noise(0.0f, 0.6f);
-    for (std::size_t i = 0; i < count; ++i) {
-        const int label = static_cast<int>(i % 2);
-        data.labels.push_back(label);
-        for (int y = 0; y < 4; ++y)
-            for (int x = 0; x < 4; ++x) {
-                const bool bright = (x < 2) == (label == 1);
-                data.images.push_back(noise(generator) + (bright ? 0.4f : 0.0f));
-            }
-    }
-    return data;
-}
-
 project::Project small_project(int output_units = 2) {
     project::Project project;
     project.name = "halves";
@@ -191,9 +172,9 @@ TEST_CASE("a job trains, validates each epoch, evaluates the test split and repo
     CHECK(run.result->class_names == std::vector<std::string>{"right", "left"});
 
     // preparing, then running and validating in turn, the test split, finished.
-    CHECK(run.stage_sequence() ==
-          std::vector<Stage>{Stage::preparing, Stage::running, Stage::evaluating, Stage::running, Stage::evaluating,
-                             Stage::running, Stage::evaluating, Stage::finished});
+    CHECK(run.stage_sequence() == std::vector<Stage>{Stage::preparing, Stage::running, Stage::evaluating,
+                                                     Stage::running, Stage::evaluating, Stage::running,
+                                                     Stage::evaluating, Stage::finished});
     // Building kernels is counted: 1..N of the engine's programs.
     std::vector<std::size_t> built;
     for (const StageReport& stage : run.stages)
@@ -253,8 +234,7 @@ TEST_CASE("the same seed replays the same loss curve and another seed does not",
     CHECK(first.result->weights[0].values == second.result->weights[0].values);
 }
 
-TEST_CASE("stop ends at a batch boundary and keeps the weights trained so far; stop while paused stops",
-          "[job]") {
+TEST_CASE("stop ends at a batch boundary and keeps the weights trained so far, and stop while paused stops", "[job]") {
     // Run A stops itself after batch 3; run B pauses after batch 3, waits until the job says it is
     // paused, then stops. Both trained exactly three batches, so their weights are identical.
     Recorder stopped;
@@ -318,7 +298,7 @@ TEST_CASE("resume after a pause goes on to the end", "[job]") {
     CHECK(*(paused + 1) == Stage::running);
 }
 
-TEST_CASE("resume with nothing paused and step while running do nothing", "[job]") {
+TEST_CASE("resume with nothing paused and step while running do nothing in a job", "[job]") {
     Recorder run;
     Handle handle;
     run.on_batch = [&](const BatchReport& report) {
@@ -409,9 +389,10 @@ TEST_CASE("destroying a job whose worker is busy does not wait for it", "[job]")
     auto job = std::make_unique<TrainingJob>(setup_of(small_project()), [&] {
         JobEvents events;
         // Destroyed with the job's state, which the worker keeps until it ends.
-        auto ended_signal = std::shared_ptr<std::promise<void>>(&worker_ended, [](std::promise<void>* p) { p->set_value(); });
-        events.batch = [released, &held, ended_signal, first = std::make_shared<std::atomic<bool>>(true)](
-                           const BatchReport&) {
+        auto ended_signal =
+            std::shared_ptr<std::promise<void>>(&worker_ended, [](std::promise<void>* p) { p->set_value(); });
+        events.batch = [released, &held, ended_signal,
+                        first = std::make_shared<std::atomic<bool>>(true)](const BatchReport&) {
             if (first->exchange(false)) {
                 held.set_value();
                 released.wait_for(std::chrono::minutes(2));
@@ -437,6 +418,8 @@ TEST_CASE("problems arrive as failures with their kind, message and file", "[job
         REQUIRE(run.failure);
         CHECK(run.failure->kind == FailureKind::project);
         CHECK(run.failure->message == "halves.json: the output 'out' has 5 units but the dataset has 2 classes");
+        CHECK(run.failure->layer == "out");
+        CHECK(run.failure->file == "halves.json");
         CHECK_FALSE(run.result);
         CHECK(run.batches.empty());
         CHECK(run.stages.back().stage == Stage::failed);

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "tests/engine/ops/op_checks.h"
 #include "engine/reference/optimizer.h"
 #include "engine/train/optimizer.h"
+#include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
 using train::OptimizerKind;

@@ -1,0 +1,110 @@
+#include "app/gui/training_runner.h"
+
+#include <chrono>
+#include <mutex>
+#include <optional>
+
+#include "app/gui/worker_bridge.h"
+
+namespace bps::app {
+
+// The job lives on the bridge's worker thread; the buttons reach it through here.
+struct TrainingRunner::Controls {
+    std::mutex mutex;
+    session::TrainingJob* job = nullptr;
+
+    template <typename Action>
+    void apply(Action action) {
+        std::lock_guard lock(mutex);
+        if (job) action(*job);
+    }
+    void attach(session::TrainingJob* running) {
+        std::lock_guard lock(mutex);
+        job = running;
+    }
+};
+
+TrainingRunner::TrainingRunner(QObject* parent)
+    : QObject(parent), bridge_(new WorkerBridge(this)), controls_(std::make_shared<Controls>()) {
+    qRegisterMetaType<session::StageReport>();
+    qRegisterMetaType<session::RunFacts>();
+    qRegisterMetaType<session::BatchReport>();
+    qRegisterMetaType<session::EpochReport>();
+    qRegisterMetaType<session::JobResult>();
+    qRegisterMetaType<session::JobFailure>();
+    connect(bridge_, &WorkerBridge::progressed, this, &TrainingRunner::forward);
+    connect(bridge_, &WorkerBridge::recorded, this, &TrainingRunner::forward);
+    connect(bridge_, &WorkerBridge::finished, this, &TrainingRunner::forward);
+    connect(bridge_, &WorkerBridge::failed, this, [this](const QString& message) {
+        // Only a failure of the forwarding itself comes this way; the job's own are values.
+        session::JobFailure failure;
+        failure.message = message.toStdString();
+        emit failed(failure);
+    });
+}
+
+TrainingRunner::~TrainingRunner() = default;  // the bridge asks the job to stop and never waits
+
+bool TrainingRunner::running() const {
+    return bridge_->running();
+}
+
+bool TrainingRunner::start(session::JobSetup setup) {
+    std::shared_ptr<Controls> controls = controls_;
+    return bridge_->start([setup = std::move(setup), controls](JobChannel& channel) mutable -> QVariant {
+        session::JobEvents events;
+        events.stage = [&channel](const session::StageReport& s) { channel.record(QVariant::fromValue(s)); };
+        events.started = [&channel](const session::RunFacts& f) { channel.record(QVariant::fromValue(f)); };
+        events.batch = [&channel](const session::BatchReport& b) { channel.report(QVariant::fromValue(b)); };
+        events.epoch = [&channel](const session::EpochReport& e) { channel.record(QVariant::fromValue(e)); };
+        std::optional<QVariant> outcome;
+        events.finished = [&outcome](const session::JobResult& r) { outcome = QVariant::fromValue(r); };
+        events.failed = [&outcome](const session::JobFailure& f) { outcome = QVariant::fromValue(f); };
+        {
+            session::TrainingJob job(std::move(setup), std::move(events));
+            controls->attach(&job);
+            channel.on_stop([&job] { job.stop(); });
+            // This worker only waits for the engine's; the UI thread never does. The job always
+            // ends: at its last epoch, on a failure, or within a batch of a stop.
+            while (!job.wait_for(std::chrono::seconds(1))) {
+            }
+            channel.on_stop({});
+            controls->attach(nullptr);
+        }
+        if (!outcome) throw std::logic_error("the training job ended without a result");
+        return *outcome;
+    });
+}
+
+void TrainingRunner::forward(const QVariant& event) {
+    if (event.userType() == qMetaTypeId<session::BatchReport>())
+        emit batchReported(event.value<session::BatchReport>());
+    else if (event.userType() == qMetaTypeId<session::StageReport>())
+        emit stageChanged(event.value<session::StageReport>());
+    else if (event.userType() == qMetaTypeId<session::RunFacts>())
+        emit runStarted(event.value<session::RunFacts>());
+    else if (event.userType() == qMetaTypeId<session::EpochReport>())
+        emit epochReported(event.value<session::EpochReport>());
+    else if (event.userType() == qMetaTypeId<session::JobResult>())
+        emit finished(event.value<session::JobResult>());
+    else if (event.userType() == qMetaTypeId<session::JobFailure>())
+        emit failed(event.value<session::JobFailure>());
+}
+
+void TrainingRunner::pause() {
+    controls_->apply([](session::TrainingJob& job) { job.pause(); });
+}
+void TrainingRunner::resume() {
+    controls_->apply([](session::TrainingJob& job) { job.resume(); });
+}
+void TrainingRunner::step() {
+    controls_->apply([](session::TrainingJob& job) { job.step(); });
+}
+void TrainingRunner::stop() {
+    bridge_->request_stop();
+}
+void TrainingRunner::set_learning_rate(float rate) {
+    controls_->apply([rate](session::TrainingJob& job) { job.set_learning_rate(rate); });
+}
+
+}  // namespace bps::app

@@ -1,0 +1,56 @@
+#pragma once
+// The dashboard's handle on one training run: an engine session::TrainingJob forwarded through
+// the WorkerBridge, like downloads and dataset loading. Batch figures arrive coalesced (at most
+// ~30 a second, the latest wins); stage changes, the run's facts and epochs arrive every one, in
+// order; then exactly one finished() or failed(). Every signal comes on the UI thread, and no
+// call here waits for the device: the buttons only ask, and the stage signals confirm.
+#include <QObject>
+#include <memory>
+
+#include "engine/session/training_job.h"
+
+Q_DECLARE_METATYPE(bps::session::StageReport)
+Q_DECLARE_METATYPE(bps::session::RunFacts)
+Q_DECLARE_METATYPE(bps::session::BatchReport)
+Q_DECLARE_METATYPE(bps::session::EpochReport)
+Q_DECLARE_METATYPE(bps::session::JobResult)
+Q_DECLARE_METATYPE(bps::session::JobFailure)
+
+namespace bps::app {
+
+class WorkerBridge;
+
+class TrainingRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit TrainingRunner(QObject* parent = nullptr);
+    // Asks a run still going to stop and returns at once; the run ends on its own.
+    ~TrainingRunner() override;
+
+    // Starts the job; false (and nothing happens) while a run is active.
+    bool start(session::JobSetup setup);
+    bool running() const;
+
+    // Honoured at the next batch boundary; ignored when no run is active (or it has not begun).
+    void pause();
+    void resume();
+    void step();
+    void stop();
+    void set_learning_rate(float rate);
+
+signals:
+    void stageChanged(const bps::session::StageReport& stage);
+    void runStarted(const bps::session::RunFacts& facts);
+    void batchReported(const bps::session::BatchReport& report);
+    void epochReported(const bps::session::EpochReport& report);
+    void finished(const bps::session::JobResult& result);
+    void failed(const bps::session::JobFailure& failure);
+
+private:
+    struct Controls;  // the running job, shared with the bridge's worker thread
+    void forward(const QVariant& event);
+    WorkerBridge* bridge_;
+    std::shared_ptr<Controls> controls_;
+};
+
+}  // namespace bps::app
