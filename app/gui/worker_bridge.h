@@ -7,29 +7,18 @@
 // still runs leaves the job to end on its own; the thread and its channel then clean up after
 // themselves (QThread::finished -> deleteLater, the channel is shared by both sides).
 //
-// Used for downloads (app/gui/dataset_download.h) and dataset loading (app/gui/dataset_loading.h).
-// A training job is forwarded the same way, its job function being, in outline:
-//
-//     bridge.start([setup](JobChannel& channel) -> QVariant {
-//         SessionEvents events;
-//         events.batch_done = [&](const BatchReport& r) { channel.report(QVariant::fromValue(r)); };  // coalesced
-//         events.epoch_done = [&](const EpochReport& r) { channel.record(QVariant::fromValue(r)); };  // every one
-//         FinishReport end;
-//         std::string problem;
-//         events.finished = [&](const FinishReport& r) { end = r; };
-//         events.failed = [&](const std::string& message) { problem = message; };
-//         TrainingSession session(setup, events);           // its own thread starts training
-//         channel.on_stop([&session] { session.stop(); });  // must not block: it runs on the UI thread
-//         session.wait();       // this worker only waits; the UI thread never does
-//         channel.on_stop({});  // before the session goes: no stop() can reach it afterwards
-//         if (!problem.empty()) throw std::runtime_error(problem);
-//         return QVariant::fromValue(end);
-//     });
+// Used for downloads (app/gui/dataset_download.h), dataset loading (app/gui/dataset_loading.h)
+// and training (app/gui/training_runner.h). A training run's job function builds an engine
+// session::TrainingJob whose events go to the channel: batch figures through report() (coalesced),
+// stage changes, the run's facts and epochs through record() (every one, in order). It registers
+// on_stop([&job] { job.stop(); }), waits on its worker thread for the job to end (the UI thread
+// never does), removes the handler with on_stop({}) before the job goes, and returns the job's
+// result or failure as a value.
 //
 // The engine's callbacks run on the engine's thread; JobChannel is safe to call from there as
-// long as the job function has not returned (it waits for the session, so that holds). Stage
-// changes are record()ed like epochs. The dashboard connects progressed() and recorded() and
-// replots on its own timer.
+// long as the job function has not returned (it waits for the job, so that holds). The dashboard
+// connects progressed() and recorded() (or TrainingRunner's typed signals) and replots on its own
+// timer.
 #include <QObject>
 #include <QString>
 #include <QVariant>

@@ -6,24 +6,29 @@
 // (pause, resume, step, stop, a new learning rate; never blocking) and listens. Nothing here
 // reaches an OpenCL header or the ops runtime.
 //
-// How the studio's dashboard drives a run (the events come on the job's worker thread; the
-// dashboard's bridge in app/gui turns them into queued signals, so widgets only ever see values):
+// How the studio's dashboard drives a run, with nothing from cl/ or ops/. The job's events come on
+// its worker thread; app/gui's TrainingRunner forwards them through the one worker bridge as
+// signals on the UI thread (batch figures coalesced to ~30 a second), so widgets only see values:
 //
 //     session::JobSetup setup;
-//     setup.project = editor.project();            // the network and its training settings
-//     setup.device_request = panel.device_index(); // "" for the best device
-//     setup.save_weights = run_folder / "weights.h5";
-//     session::JobEvents events;
-//     events.stage = [bridge](const session::StageReport& s) { bridge->post_stage(s); };
-//     events.started = [bridge](const session::RunFacts& f) { bridge->post_facts(f); };
-//     events.batch = [bridge](const session::BatchReport& b) { bridge->post_batch(b); };  // <= ~30/s
-//     events.epoch = [bridge](const session::EpochReport& e) { bridge->post_epoch(e); };
-//     events.finished = [bridge](const session::JobResult& r) { bridge->post_result(r); };
-//     events.failed = [bridge](const session::JobFailure& f) { bridge->post_failure(f); };
-//     auto job = std::make_unique<session::TrainingJob>(std::move(setup), std::move(events));
-//     // Buttons:  job->pause();  job->step();  job->resume();  job->set_learning_rate(0.003f);
-//     //           job->stop();   (each returns at once; the stage events confirm it)
-//     // Closing the window: job.reset() asks for a stop and returns without waiting on the device.
+//     setup.project = editor->project();              // the network and its training settings
+//     setup.device_request = train_panel->device();   // "" for the best device
+//     setup.save_weights = run_folder / "weights.h5"; // checked before any image is read
+//     auto* runner = new app::TrainingRunner(this);
+//     connect(runner, &app::TrainingRunner::stageChanged, status, &RunStatus::show_stage);  // "building kernels 3/11"
+//     connect(runner, &app::TrainingRunner::runStarted, status, &RunStatus::show_facts);    // device, image counts
+//     connect(runner, &app::TrainingRunner::batchReported, curves, &Curves::add_batch);     // loss, accuracy, images/s
+//     connect(runner, &app::TrainingRunner::epochReported, curves, &Curves::add_epoch);     // with validation
+//     connect(runner, &app::TrainingRunner::finished, runs, &RunList::add_result);          // test figures, weights
+//     connect(runner, &app::TrainingRunner::failed, problems, &Problems::show_failure);     // kind, message, layer
+//     runner->start(std::move(setup));
+//     // The buttons only ask; the stage signals confirm (paused, running, finished):
+//     connect(pause_button, &QPushButton::clicked, runner, &app::TrainingRunner::pause);
+//     connect(step_button, &QPushButton::clicked, runner, &app::TrainingRunner::step);
+//     connect(resume_button, &QPushButton::clicked, runner, &app::TrainingRunner::resume);
+//     connect(stop_button, &QPushButton::clicked, runner, &app::TrainingRunner::stop);
+//     runner->set_learning_rate(0.003f);  // from the next batch
+//     // Closing the window deletes the runner: it asks the job to stop and never waits on the device.
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
