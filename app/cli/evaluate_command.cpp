@@ -6,7 +6,6 @@
 #include "app/cli/format.h"
 #include "app/cli/project_argument.h"
 #include "app/cli/run_job.h"
-#include "engine/device/device_description.h"
 
 namespace bps::cli {
 
@@ -25,12 +24,7 @@ int run_evaluate(Arguments& arguments) {
     arguments.expect_nothing_left();
     if (!weights_file) throw UsageError("--weights FILE is needed: the weights to evaluate");
 
-    OpenedProject opened = open_project(word);
-    session::JobSetup setup;
-    setup.task = session::JobTask::evaluate;
-    setup.device_request = device::device_request(device_flag ? device_flag : std::optional(opened.project.device));
-    setup.project = std::move(opened.project);
-    setup.source = opened.source;
+    session::JobSetup setup = job_setup(session::JobTask::evaluate, open_project(word), device_flag);
     setup.batch_size = batch;
     setup.weights = *weights_file;
     session::JobEvents events;

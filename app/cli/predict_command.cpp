@@ -5,7 +5,6 @@
 #include "app/cli/commands.h"
 #include "app/cli/project_argument.h"
 #include "app/cli/run_job.h"
-#include "engine/device/device_description.h"
 
 namespace bps::cli {
 
@@ -27,12 +26,7 @@ int run_predict(Arguments& arguments) {
     words.erase(words.begin());
     if (words.empty()) throw UsageError("give at least one image file to predict");
 
-    OpenedProject opened = open_project(project_word);
-    session::JobSetup setup;
-    setup.task = session::JobTask::predict;
-    setup.device_request = device::device_request(device_flag ? device_flag : std::optional(opened.project.device));
-    setup.project = std::move(opened.project);
-    setup.source = opened.source;
+    session::JobSetup setup = job_setup(session::JobTask::predict, open_project(project_word), device_flag);
     setup.weights = *weights_file;
     setup.images.assign(words.begin(), words.end());
     const session::JobResult result = run_job(std::move(setup), {});

@@ -5,8 +5,19 @@
 #include <stdexcept>
 
 #include "app/cli/terminal.h"
+#include "engine/device/device_description.h"
 
 namespace bps::cli {
+
+session::JobSetup job_setup(session::JobTask task, OpenedProject opened,
+                            const std::optional<std::string>& device_flag) {
+    session::JobSetup setup;
+    setup.task = task;
+    setup.device_request = device::device_request(device_flag ? device_flag : std::optional(opened.project.device));
+    setup.project = std::move(opened.project);
+    setup.source = std::move(opened.source);
+    return setup;
+}
 
 session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
                            const std::function<void()>& interrupted) {

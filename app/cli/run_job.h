@@ -3,9 +3,14 @@
 // Ctrl-C into a clean stop of the job, and a failure becomes the exception main() prints.
 #include <functional>
 
+#include "app/cli/project_argument.h"
 #include "engine/session/training_job.h"
 
 namespace bps::cli {
+
+// A job for `task` on the opened project, on the --device flag's device, else the project's, else
+// BACKPROP_DEVICE's, else the best one.
+session::JobSetup job_setup(session::JobTask task, OpenedProject opened, const std::optional<std::string>& device_flag);
 
 // `events.finished` and `events.failed` are the job's own; the others are passed on. Throws
 // device::NoDeviceError when there is no OpenCL platform, std::runtime_error with the failure's

@@ -13,7 +13,6 @@
 #include "app/cli/run_job.h"
 #include "app/cli/terminal.h"
 #include "app/cli/training_progress.h"
-#include "engine/device/device_description.h"
 #include "engine/session/training_job.h"
 
 namespace bps::cli {
@@ -64,11 +63,7 @@ int run_train(Arguments& arguments) {
     const std::optional<std::string> weights_file = arguments.take_option("--save-weights");
     arguments.expect_nothing_left();
 
-    OpenedProject opened = open_project(word);
-    session::JobSetup setup;
-    setup.device_request = device::device_request(device_flag ? device_flag : std::optional(opened.project.device));
-    setup.project = std::move(opened.project);
-    setup.source = opened.source;
+    session::JobSetup setup = job_setup(session::JobTask::train, open_project(word), device_flag);
     setup.epochs = epochs;
     setup.batch_size = batch;
     if (rate) setup.learning_rate = static_cast<float>(*rate);

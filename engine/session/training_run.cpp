@@ -123,7 +123,9 @@ void TrainingRun::train(JobResult& result) {
         }
         result.epochs_completed = epoch + 1;
         send(events.epoch, report);
-        if (epoch + 1 < settings.epochs && !data.split.validation.empty()) stage(Stage::running);
+        // Back to what the run is doing: a run stepped through its epoch's end is still paused.
+        if (epoch + 1 < settings.epochs && !data.split.validation.empty())
+            stage(control.paused() ? Stage::paused : Stage::running);
     }
     if (!result.stopped && data.test.size() > 0) {
         stage(Stage::evaluating, "test images");

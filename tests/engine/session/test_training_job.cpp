@@ -24,28 +24,14 @@
 using namespace bps;
 using namespace bps::session;
 using bps::test::TempDir;
-using bps::test::two_class_images;
 
 namespace {
 project::Project small_project(int output_units = 2) {
-    project::Project project;
-    project.name = "halves";
-    project.network.layers = {model::input_layer(), model::flatten("flatten"), model::dense("fc1", 8),
-                              model::activation("relu", model::Activation::relu),
-                              model::dense("out", output_units, train::Initializer::glorot_uniform)};
-    project.training.epochs = 3;
-    project.training.batch_size = 16;
-    project.training.optimizer.learning_rate = 0.05f;
-    project.training.seed = 7;
-    project.dataset.validation_fraction = 0.25;
-    return project;
+    return test::two_class_project(output_units);
 }
 
 std::shared_ptr<const TrainingData> small_data() {
-    datasets::DatasetSplits splits{two_class_images(256, 1), two_class_images(128, 2)};
-    project::DatasetSettings settings;
-    settings.validation_fraction = 0.25;
-    return std::make_shared<TrainingData>(prepare_training_data(std::move(splits), settings, 7));
+    return test::two_class_data();
 }
 
 // Everything a job sent, recorded under a lock; the test thread waits on it with a bound.
@@ -342,6 +328,30 @@ TEST_CASE("step runs exactly one batch of a paused run", "[job]") {
     const std::vector<Stage> sequence = run.stage_sequence();
     CHECK(std::count(sequence.begin(), sequence.end(), Stage::paused) == 1);
     CHECK(sequence.back() == Stage::finished);
+}
+
+TEST_CASE("a step across the end of an epoch validates and stays paused", "[job]") {
+    Recorder run;
+    Handle handle;
+    run.on_batch = [&](const BatchReport& report) {
+        if (report.epoch == 0 && report.batch == 11) handle.get().pause();
+    };
+    TrainingJob job(setup_of(small_project()), run.events());
+    handle.promise.set_value(&job);
+    INFO("the job never said it was paused");
+    REQUIRE(run.wait_until([&] { return !run.stages.empty() && run.stages.back().stage == Stage::paused; }));
+    job.step();  // batch 12: the epoch ends and is validated
+    REQUIRE(run.wait_until(
+        [&] { return run.epochs.size() == 1 && !run.stages.empty() && run.stages.back().stage != Stage::evaluating; }));
+    CHECK(run.stages.back().stage == Stage::paused);
+    job.step();  // the first batch of epoch 2
+    REQUIRE(run.wait_until([&] { return run.batches.size() == 13; }));
+    job.stop();
+    REQUIRE(run.wait_until([&] { return run.ended(); }));
+    REQUIRE(run.result);
+    CHECK(run.batches[12].epoch == 1);
+    CHECK(run.batches[12].batch == 1);
+    CHECK(run.batches.size() == 13);
 }
 
 TEST_CASE("a new learning rate applies from the next batch", "[job]") {
