@@ -116,13 +116,4 @@ std::size_t select_device(const std::vector<DeviceInfo>& devices, std::string_vi
     return device::select_device(descriptions(devices), request);
 }
 
-DeviceInfo find_device(const device::DeviceDescription& description) {
-    std::vector<DeviceInfo> devices = discover_devices();
-    if (description.index < devices.size() && devices[description.index].name == description.name &&
-        devices[description.index].platform_name == description.platform_name)
-        return devices[description.index];
-    throw std::runtime_error("the OpenCL device '" + description.name + "' (" + description.platform_name +
-                             ") is no longer available");
-}
-
 }  // namespace bps::cl

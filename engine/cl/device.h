@@ -30,8 +30,4 @@ std::vector<DeviceInfo> discover_devices();
 std::size_t default_device_index(const std::vector<DeviceInfo>& devices);
 std::size_t select_device(const std::vector<DeviceInfo>& devices, std::string_view request);
 
-// The device a description names, found again with its handles. Throws std::runtime_error when
-// it is gone (a driver removed since the list was taken).
-DeviceInfo find_device(const device::DeviceDescription& description);
-
 }  // namespace bps::cl

@@ -365,12 +365,4 @@ GraphAnalysis analyse_graph(const NetworkSpec& spec) {
     return checked_analysis(spec, analyse_graph_report(spec));
 }
 
-void check_output_classes(const GraphAnalysis& analysis, int classes) {
-    const LayerAnalysis& last = analysis.layers.back();
-    const std::size_t units = last.output.per_sample();
-    if (units != static_cast<std::size_t>(classes))
-        throw ModelError("the output '" + last.spec.name + "' has " + std::to_string(units) +
-                         " units but the dataset has " + std::to_string(classes) + " classes");
-}
-
 }  // namespace bps::model

@@ -46,8 +46,4 @@ GraphAnalysis analyse_graph(const NetworkSpec& spec);
 // first problem when it has any.
 GraphAnalysis checked_analysis(const NetworkSpec& spec, const GraphReport& report);
 
-// Throws ModelError when a softmax classifier's output does not give one score per class:
-// "the output 'fc2' has 5 units but the dataset has 10 classes".
-void check_output_classes(const GraphAnalysis& analysis, int classes);
-
 }  // namespace bps::model

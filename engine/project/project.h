@@ -77,6 +77,9 @@ Project read_project(const std::filesystem::path& file);
 std::string project_to_json(const Project& project);
 void save_project(const std::filesystem::path& file, const Project& project);
 
+// The project's network with `input` as its input shape.
+model::NetworkSpec project_network(const Project& project, const datasets::ImageShape& input);
+
 // The graph checked against the dataset: input shape from the dataset, one output unit per
 // class for a classifier (when `classes` is known). Every problem at once, on its node, for the
 // editor; throws nothing for a problem of the network.

@@ -4,23 +4,21 @@
 
 namespace bps::project {
 
-namespace {
-model::NetworkSpec network_on(const Project& project, const datasets::ImageShape& input) {
+model::NetworkSpec project_network(const Project& project, const datasets::ImageShape& input) {
     model::NetworkSpec spec = project.network;
     spec.input = Shape{1, input.channels, input.height, input.width};
     return spec;
 }
-}  // namespace
 
 model::GraphReport project_report(const Project& project, const datasets::ImageShape& input,
                                   std::optional<int> classes) {
     // Only a classifier needs one output per class; a regression's output is whatever it predicts,
     // and the report checks classes for classifiers only.
-    return model::analyse_graph_report(network_on(project, input), classes);
+    return model::analyse_graph_report(project_network(project, input), classes);
 }
 
 model::GraphAnalysis analyse_project(const Project& project, const datasets::ImageShape& input, int classes) {
-    const model::NetworkSpec spec = network_on(project, input);
+    const model::NetworkSpec spec = project_network(project, input);
     return model::checked_analysis(spec, model::analyse_graph_report(spec, classes));
 }
 

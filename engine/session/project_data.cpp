@@ -45,10 +45,4 @@ datasets::DatasetSplits load_project_data(const project::DatasetSettings& settin
     return splits;
 }
 
-model::NetworkSpec project_network(const project::Project& project, const datasets::ImageShape& shape) {
-    model::NetworkSpec spec = project.network;
-    spec.input = Shape{1, shape.channels, shape.height, shape.width};
-    return spec;
-}
-
 }  // namespace bps::session

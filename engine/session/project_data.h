@@ -27,7 +27,4 @@ DataFacts project_data_facts(const project::DatasetSettings& settings);
 datasets::DatasetSplits load_project_data(const project::DatasetSettings& settings,
                                           std::vector<datasets::SkippedImage>* skipped = nullptr);
 
-// The project's network with `shape` as its input.
-model::NetworkSpec project_network(const project::Project& project, const datasets::ImageShape& shape);
-
 }  // namespace bps::session

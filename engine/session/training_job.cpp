@@ -199,23 +199,23 @@ void TrainingJob::State::work() {
     // Everything that can be checked without the images and the device comes first.
     phase = FailureKind::file;
     if (setup.task == JobTask::train && !setup.save_weights.empty()) io::check_weights_destination(setup.save_weights);
+    if (setup.task != JobTask::train && setup.weights.empty())
+        throw std::invalid_argument(setup.task == JobTask::predict ? "predicting needs a weights file"
+                                                                   : "evaluating needs a weights file");
+    // The weights (to start from, evaluate or predict with) are read once, before any image.
     std::optional<SavedWeights> weights;
     phase = FailureKind::project;
     DataFacts facts;
     if (setup.task == JobTask::predict) {
         // Predicting needs no training data: the weights' model card says what the images are.
-        if (setup.weights.empty()) throw std::invalid_argument("predicting needs a weights file");
         weights = read_saved_weights(setup.weights);
         facts = DataFacts{"the weights' images", weights->card.shape, weights->card.class_names.size()};
     } else {
         facts = setup.data ? facts_of(*setup.data) : project_data_facts(project.dataset);
     }
     check_network(setup, facts);
-    if (setup.task == JobTask::evaluate) {
-        if (setup.weights.empty()) throw std::invalid_argument("evaluating needs a weights file");
-        weights = read_saved_weights(setup.weights);
-        check_weights_fit(*weights, facts);
-    }
+    if (!weights && !setup.weights.empty()) weights = read_saved_weights(setup.weights);
+    if (setup.task == JobTask::evaluate) check_weights_fit(*weights, facts);
 
     phase = FailureKind::device;
     stage(Stage::preparing, "choosing a device");
@@ -293,7 +293,7 @@ void TrainingJob::State::work() {
     send(events.started, facts_sent);
 
     TrainingRun run{runtime, project, *data, control, events, detached, setup.report_interval, {}};
-    if (!setup.weights.empty()) run.starting_weights = read_saved_weights(setup.weights).arrays;
+    if (weights) run.starting_weights = std::move(weights->arrays);
     run.train(result);
     result.class_names = data->train.class_names;
 

@@ -45,8 +45,8 @@ void TrainingRun::train(JobResult& result) {
     if (data.split.train.empty()) throw std::invalid_argument("the training split has no images");
 
     stage(Stage::preparing, "building the network");
-    model::Network network(runtime, project_network(project, data.train.shape), settings.batch_size, settings.optimizer,
-                           settings.seed);
+    model::Network network(runtime, project::project_network(project, data.train.shape), settings.batch_size,
+                           settings.optimizer, settings.seed);
     if (!starting_weights.empty()) io::upload_parameters(runtime, network, starting_weights, "the starting weights");
 
     result.training_began = true;
@@ -138,7 +138,7 @@ void TrainingRun::train(JobResult& result) {
 std::unique_ptr<model::Network> network_with_weights(ops::Runtime& runtime, const project::Project& project,
                                                      const datasets::ImageShape& shape, int batch_size,
                                                      const SavedWeights& weights) {
-    auto network = std::make_unique<model::Network>(runtime, project_network(project, shape), batch_size,
+    auto network = std::make_unique<model::Network>(runtime, project::project_network(project, shape), batch_size,
                                                     train::OptimizerSettings{}, 0);
     io::upload_parameters(runtime, *network, weights.arrays, weights.file.string());
     return network;

@@ -55,13 +55,10 @@ private slots:
         QSignalSpy failed(&runner, &app::TrainingRunner::failed);
         bool all_on_ui_thread = true;
         QThread* ui_thread = QThread::currentThread();
-        for (auto signal : {&app::TrainingRunner::batchReported})
-            connect(&runner, signal, this,
-                    [&] { all_on_ui_thread = all_on_ui_thread && QThread::currentThread() == ui_thread; });
-        connect(&runner, &app::TrainingRunner::stageChanged, this,
-                [&] { all_on_ui_thread = all_on_ui_thread && QThread::currentThread() == ui_thread; });
-        connect(&runner, &app::TrainingRunner::finished, this,
-                [&] { all_on_ui_thread = all_on_ui_thread && QThread::currentThread() == ui_thread; });
+        const auto note_thread = [&] { all_on_ui_thread = all_on_ui_thread && QThread::currentThread() == ui_thread; };
+        connect(&runner, &app::TrainingRunner::batchReported, this, note_thread);
+        connect(&runner, &app::TrainingRunner::stageChanged, this, note_thread);
+        connect(&runner, &app::TrainingRunner::finished, this, note_thread);
 
         QVERIFY(runner.start(setup_of(small_project())));
         QVERIFY(runner.running());

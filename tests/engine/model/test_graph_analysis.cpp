@@ -97,8 +97,7 @@ TEST_CASE("the analysis names the layer that cannot work and what to change", "[
 TEST_CASE("the output must give one score per class of the dataset", "[analysis]") {
     NetworkSpec spec = bench::reference_network("mlp");
     spec.layers.back().units = 5;
-    const GraphAnalysis analysis = analyse_graph(spec);
-    REQUIRE_THROWS_MATCHES(check_output_classes(analysis, 10), ModelError,
+    REQUIRE_THROWS_MATCHES(checked_analysis(spec, analyse_graph_report(spec, 10)), ModelError,
                            Catch::Matchers::Message("the output 'fc2' has 5 units but the dataset has 10 classes"));
-    CHECK_NOTHROW(check_output_classes(analysis, 5));
+    CHECK_NOTHROW(checked_analysis(spec, analyse_graph_report(spec, 5)));
 }

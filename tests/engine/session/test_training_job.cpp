@@ -90,6 +90,10 @@ struct Recorder {
         return changed.wait_for(lock, std::chrono::minutes(2), [&] { return done(); });
     }
     bool ended() const { return result.has_value() || failure.has_value(); }
+    // The handshake before steering a paused run: the job itself said it is paused.
+    bool wait_until_paused() {
+        return wait_until([&] { return !stages.empty() && stages.back().stage == Stage::paused; });
+    }
     std::size_t batch_count() {
         std::lock_guard lock(mutex);
         return batches.size();
@@ -249,7 +253,7 @@ TEST_CASE("stop ends at a batch boundary and keeps the weights trained so far, a
     TrainingJob job(setup_of(small_project()), paused.events());
     handle.promise.set_value(&job);
     INFO("the job never said it was paused");
-    REQUIRE(paused.wait_until([&] { return !paused.stages.empty() && paused.stages.back().stage == Stage::paused; }));
+    REQUIRE(paused.wait_until_paused());
     CHECK(paused.batch_count() == 3);
     job.stop();
     REQUIRE(paused.wait_until([&] { return paused.ended(); }));
@@ -272,7 +276,7 @@ TEST_CASE("resume after a pause goes on to the end", "[job]") {
     handle.promise.set_value(&job);
     // The handshake: resume only once the job has said that it is paused.
     INFO("the job never said it was paused");
-    REQUIRE(run.wait_until([&] { return !run.stages.empty() && run.stages.back().stage == Stage::paused; }));
+    REQUIRE(run.wait_until_paused());
     job.resume();
     REQUIRE(run.wait_until([&] { return run.ended(); }));
     REQUIRE(run.result);
@@ -311,7 +315,7 @@ TEST_CASE("step runs exactly one batch of a paused run", "[job]") {
     TrainingJob job(setup_of(small_project()), run.events());
     handle.promise.set_value(&job);
     INFO("the job never said it was paused");
-    REQUIRE(run.wait_until([&] { return !run.stages.empty() && run.stages.back().stage == Stage::paused; }));
+    REQUIRE(run.wait_until_paused());
     CHECK(run.batch_count() == 2);
     job.step();
     REQUIRE(run.wait_until([&] { return run.batches.size() >= 3; }));
@@ -339,7 +343,7 @@ TEST_CASE("a step across the end of an epoch validates and stays paused", "[job]
     TrainingJob job(setup_of(small_project()), run.events());
     handle.promise.set_value(&job);
     INFO("the job never said it was paused");
-    REQUIRE(run.wait_until([&] { return !run.stages.empty() && run.stages.back().stage == Stage::paused; }));
+    REQUIRE(run.wait_until_paused());
     job.step();  // batch 12: the epoch ends and is validated
     REQUIRE(run.wait_until(
         [&] { return run.epochs.size() == 1 && !run.stages.empty() && run.stages.back().stage != Stage::evaluating; }));
