@@ -1,0 +1,117 @@
+#pragma once
+// The project being edited: the one model that the canvas, the docks, the menus and the tests
+// change, and only through commands on its undo stack (so every edit can be undone, and a drag or
+// a slider's run of values is one step). After every change, undo and redo it recomputes the
+// graph report against the dataset's input shape and class count, and says so with changed().
+// No widget here: tests drive it without a window.
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/model/graph_report.h"
+#include "engine/project/project.h"
+
+namespace bps::ui {
+
+class NetworkDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit NetworkDocument(QObject* parent = nullptr);
+
+    const project::Project& project() const { return project_; }
+    const model::NetworkSpec& network() const { return project_.network; }
+    const model::GraphReport& report() const { return report_; }
+    // The dataset's image shape and classes as the report used them; a problem finding them
+    // (an image folder that is gone) is in dataset_problem() and the report knows no classes.
+    const datasets::ImageShape& input_shape() const { return input_shape_; }
+    std::optional<int> classes() const { return classes_; }
+    const std::string& dataset_problem() const { return dataset_problem_; }
+    QUndoStack* undo_stack() { return &undo_stack_; }
+
+    // The file the project was opened from or saved to; empty for a new project.
+    const std::filesystem::path& file() const { return file_; }
+    bool is_modified() const { return !undo_stack_.isClean(); }
+    // Replaces the whole project (New, Open, recovery): the undo history starts again and the
+    // project counts as saved to `file`. A recovered project passes modified = true.
+    void reset(project::Project project, std::filesystem::path file = {}, bool modified = false);
+    // After a successful save to `file`: the current state is the saved one.
+    void mark_saved(std::filesystem::path file);
+
+    int index_of(const std::string& name) const;  // -1 when no layer has the name
+    const model::LayerSpec* layer(const std::string& name) const;
+    const model::NodeReport* node_report(const std::string& name) const;
+
+    // The edits. Each is one undo step; each returns why it was refused (and changes nothing), or
+    // nothing when it was done. Names are layer names.
+
+    // Adds the palette entry `label` at `at`; `added` receives the new layer's name.
+    std::optional<std::string> add_layer(const std::string& label, model::CanvasPosition at,
+                                         std::string* added = nullptr);
+    // Adds the palette entry one column to the right of `after` and connects after -> new layer
+    // (with `after` empty: after the last layer, or at the start of an empty graph).
+    std::optional<std::string> append_layer(const std::string& label, const std::string& after,
+                                            std::string* added = nullptr);
+    std::optional<std::string> connect(const std::string& from, const std::string& to);
+    std::optional<std::string> disconnect(const std::string& from, const std::string& to);
+    std::optional<std::string> remove_layers(const std::vector<std::string>& names);
+    // Moves layers to new positions. Moves with the same non-zero `gesture` (one mouse drag, a
+    // run of arrow-key nudges) merge into one undo step.
+    std::optional<std::string> move_layers(const std::vector<std::pair<std::string, model::CanvasPosition>>& moves,
+                                           int gesture = 0);
+    // Replaces a layer's parameters (its name, type and inputs are kept from `changed` too: a
+    // rename goes through project::rename_layer's rules). Edits with the same non-zero `gesture`
+    // (a slider's drag, a spin box's run of steps) merge into one undo step.
+    std::optional<std::string> update_layer(const std::string& name, const model::LayerSpec& changed,
+                                            int gesture = 0);
+    std::optional<std::string> rename_layer(const std::string& name, const std::string& new_name);
+    // Pastes clipboard text (project::layers_to_clipboard) moved by (dx, dy); `pasted` receives
+    // the new names.
+    std::optional<std::string> paste(const std::string& clipboard, double dx, double dy,
+                                     std::vector<std::string>* pasted = nullptr);
+    std::optional<std::string> tidy();
+    // The dataset (and so the input node's shape and the class count the output is checked against).
+    std::optional<std::string> set_dataset(const project::DatasetSettings& dataset);
+    std::optional<std::string> set_training(const project::TrainingSettings& training);
+
+    // A fresh gesture number for move_layers and update_layer.
+    int new_gesture() { return ++last_gesture_; }
+
+signals:
+    // The project and the report are current (after an edit, undo, redo or reset).
+    void changed();
+    // An edit was refused; the editor shows `reason` in the status bar.
+    void refused(const QString& reason);
+    // file() or is_modified() changed: the window title follows.
+    void fileStateChanged();
+
+private:
+    friend class ProjectEditCommand;
+    struct State {
+        model::NetworkSpec network;
+        project::DatasetSettings dataset;
+        project::TrainingSettings training;
+    };
+    State state() const;
+    void apply(const State& state);  // used by the commands' undo and redo
+    // Pushes a command that turns the current state into `after`; merges with the previous
+    // command when both have the same non-zero merge id and gesture.
+    void push(const QString& text, State after, int merge_id = 0, int gesture = 0);
+    std::optional<std::string> refuse(std::string reason);
+    void recompute();
+
+    project::Project project_;
+    model::GraphReport report_;
+    datasets::ImageShape input_shape_{1, 28, 28};
+    std::optional<int> classes_;
+    std::string dataset_problem_;
+    std::filesystem::path file_;
+    QUndoStack undo_stack_;
+    int last_gesture_ = 0;
+};
+
+}  // namespace bps::ui
