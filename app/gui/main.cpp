@@ -1,5 +1,9 @@
-// backprop-studio: the Qt window. Discovery runs in the engine; the ui only shows the result.
+// backprop-studio [FILE]: the Qt window. Discovery runs in the engine; the ui only shows the result.
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QPalette>
+#include <QStyle>
+#include <QStyleHints>
 
 #include "app/gui/dataset_download.h"
 #include "app/gui/dataset_loading.h"
@@ -10,11 +14,52 @@
 #include "ui/datasets/dataset_panel.h"
 #include "ui/main_window/main_window.h"
 
+namespace {
+
+#if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+// Qt 6.5 tells the platform's light or dark choice. Where the style does not follow it by itself
+// (Fusion on some desktops), a dark palette derived from the standard one keeps text readable.
+void follow_color_scheme(Qt::ColorScheme scheme) {
+    QPalette palette = QApplication::style()->standardPalette();
+    if (scheme == Qt::ColorScheme::Dark && palette.color(QPalette::Window).lightness() > 128) {
+        const QColor window(45, 45, 48), base(30, 30, 32), text(230, 230, 230), highlight(42, 130, 218);
+        palette.setColor(QPalette::Window, window);
+        palette.setColor(QPalette::WindowText, text);
+        palette.setColor(QPalette::Base, base);
+        palette.setColor(QPalette::AlternateBase, window);
+        palette.setColor(QPalette::ToolTipBase, window);
+        palette.setColor(QPalette::ToolTipText, text);
+        palette.setColor(QPalette::Text, text);
+        palette.setColor(QPalette::Button, window);
+        palette.setColor(QPalette::ButtonText, text);
+        palette.setColor(QPalette::Highlight, highlight);
+        palette.setColor(QPalette::HighlightedText, Qt::white);
+        palette.setColor(QPalette::Disabled, QPalette::Text, QColor(127, 127, 127));
+        palette.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(127, 127, 127));
+        palette.setColor(QPalette::Disabled, QPalette::WindowText, QColor(127, 127, 127));
+    }
+    QApplication::setPalette(palette);
+}
+#endif
+
+}  // namespace
+
 int main(int argc, char** argv) {
     bps::device::point_driver_caches_beside_ours();  // before the first OpenCL call
     QApplication app(argc, argv);
     QApplication::setApplicationName("Backprop Studio");
     QApplication::setOrganizationName("Backprop Studio");
+#if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+    follow_color_scheme(QGuiApplication::styleHints()->colorScheme());
+    QObject::connect(QGuiApplication::styleHints(), &QStyleHints::colorSchemeChanged, &app, &follow_color_scheme);
+#endif  // before 6.5 the platform palette is used as it is
+
+    QCommandLineParser arguments;
+    arguments.setApplicationDescription("Backprop Studio: build a network, pick a dataset and train it.");
+    arguments.addHelpOption();
+    arguments.addPositionalArgument("file", "A project file (.json) to open.", "[file]");
+    arguments.process(app);
+    const QStringList files = arguments.positionalArguments();
 
     std::string warning;
     bps::ui::MainWindow window(bps::app::gather_startup_facts(warning));
@@ -29,7 +74,9 @@ int main(int argc, char** argv) {
                          dataset_panel->refresh();
                          bps::app::show_download_outcome(&window, entry, outcome);
                      });
+    window.start(files.isEmpty() ? QString() : files.front());
     window.show();
     if (!warning.empty()) bps::app::show_startup_warning(&window, warning);
+    window.offer_recovery();
     return QApplication::exec();
 }

@@ -22,8 +22,10 @@ private slots:
         bps::ui::MainWindow window(std::move(facts));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QCOMPARE(window.windowTitle(), QString("Backprop Studio"));
+        // A window not started yet holds a new, unsaved-to-disk project.
+        QCOMPARE(window.windowTitle(), QString("Untitled[*] — Backprop Studio"));
 
+        window.panels()->setCurrentWidget(window.device_panel());  // the Network tab comes first
         QTableView* table = window.device_panel()->table();
         QVERIFY(table->isVisible());
         const QAbstractItemModel* model = table->model();

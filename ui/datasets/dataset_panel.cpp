@@ -59,6 +59,7 @@ DatasetPanel::DatasetPanel(std::vector<datasets::CatalogueEntry> entries, std::f
       table_(new QTableView(this)),
       details_(new QLabel(this)),
       download_(new QPushButton(tr("Download…"), this)),
+      use_for_project_(new QPushButton(tr("Use for this project"), this)),
       refresh_(new QPushButton(tr("Refresh"), this)),
       show_samples_(new QPushButton(tr("Show samples"), this)),
       page_(new QSpinBox(this)),
@@ -70,6 +71,7 @@ DatasetPanel::DatasetPanel(std::vector<datasets::CatalogueEntry> entries, std::f
     table_->setObjectName("datasetTable");
     details_->setObjectName("datasetDetails");
     download_->setObjectName("downloadDataset");
+    use_for_project_->setObjectName("useDatasetForProject");
     refresh_->setObjectName("refreshDatasets");
     show_samples_->setObjectName("showSamples");
     page_->setObjectName("samplePage");
@@ -102,6 +104,7 @@ DatasetPanel::DatasetPanel(std::vector<datasets::CatalogueEntry> entries, std::f
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(download_);
     buttons->addWidget(refresh_);
+    buttons->addWidget(use_for_project_);
     buttons->addStretch(1);
     buttons->addWidget(show_samples_);
     buttons->addWidget(page_);
@@ -128,6 +131,9 @@ DatasetPanel::DatasetPanel(std::vector<datasets::CatalogueEntry> entries, std::f
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] { update_controls(); });
     connect(download_, &QPushButton::clicked, this, [this] {
         if (const int row = selected_row(); row >= 0) emit downloadRequested(row);
+    });
+    connect(use_for_project_, &QPushButton::clicked, this, [this] {
+        if (const int row = selected_row(); row >= 0) emit useForProjectRequested(row);
     });
     connect(refresh_, &QPushButton::clicked, this, &DatasetPanel::refresh);
     connect(show_samples_, &QPushButton::clicked, this, &DatasetPanel::show_samples);
@@ -170,6 +176,8 @@ void DatasetPanel::update_controls() {
         details_->clear();
     }
     download_->setEnabled(downloadable);
+    // A dataset not downloaded yet can still be chosen: training says what is missing.
+    use_for_project_->setEnabled(row >= 0);
     show_samples_->setEnabled(loadable && !loading_);
     const bool browsing = samples_ && !loading_;
     page_->setEnabled(browsing);

@@ -1,6 +1,7 @@
 #pragma once
 // The datasets panel: the catalogue with what is on this computer, a Download button (the
-// download itself belongs to app/, which listens to downloadRequested) and a browser of the
+// download itself belongs to app/, which listens to downloadRequested), a "Use for this project"
+// button (the window sets the project's dataset on useForProjectRequested) and a browser of the
 // training images, a page of 32 at a time, each captioned with its class. Loading the images
 // belongs to app/ too: the panel asks with samplesRequested and is answered through
 // show_loaded_samples or show_load_failed (app/gui/dataset_loading.h wires the two).
@@ -33,6 +34,7 @@ public:
     QTableView* table() const { return table_; }
     DatasetListModel* model() const { return model_; }
     QPushButton* download_button() const { return download_; }
+    QPushButton* use_for_project_button() const { return use_for_project_; }
     QPushButton* show_samples_button() const { return show_samples_; }
     QPushButton* next_page_button() const { return next_page_; }
     QSpinBox* page_box() const { return page_; }
@@ -52,6 +54,8 @@ public slots:
 
 signals:
     void downloadRequested(int row);
+    // The learner wants the open project to train on row's dataset.
+    void useForProjectRequested(int row);
     // The training set of row is wanted; the panel shows "Loading…" until it is answered.
     void samplesRequested(int row);
     // A page of thumbnails is on screen (page counts from 1).
@@ -67,6 +71,7 @@ private:
     QTableView* table_;
     QLabel* details_;
     QPushButton* download_;
+    QPushButton* use_for_project_;
     QPushButton* refresh_;
     QPushButton* show_samples_;
     QSpinBox* page_;

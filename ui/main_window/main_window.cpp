@@ -1,21 +1,79 @@
 #include "ui/main_window/main_window.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QKeySequence>
 #include <QLabel>
+#include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QScreen>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
 
+#include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
 #include "ui/devices/device_panel.h"
+#include "ui/editor/network_document.h"
+#include "ui/main_window/atomic_file.h"
+#include "ui/main_window/project_recovery.h"
+#include "ui/main_window/recent_files.h"
+#include "ui/main_window/window_layout.h"
 
 namespace bps::ui {
 
+namespace {
+
+const char* const last_project_key = "lastProject";
+constexpr int status_message_ms = 5000;
+
+QString folder_or_default(const std::filesystem::path& folder) {
+    return folder.empty() ? ProjectRecovery::default_folder() : to_qstring(folder);
+}
+
+// A project file in a drag: one local .json file.
+QString dropped_project(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls() || mime->urls().size() != 1) return {};
+    const QUrl url = mime->urls().front();
+    if (!url.isLocalFile() || !url.toLocalFile().endsWith(".json", Qt::CaseInsensitive)) return {};
+    return url.toLocalFile();
+}
+
+// A placeholder dock until the lead puts the real one in its place.
+QDockWidget* placeholder_dock(QMainWindow* window, const char* name, const QString& title, const QString& text) {
+    auto* dock = new QDockWidget(title, window);
+    dock->setObjectName(name);
+    auto* label = new QLabel(text, dock);
+    label->setAlignment(Qt::AlignCenter);
+    label->setWordWrap(true);
+    dock->setWidget(label);
+    return dock;
+}
+
+}  // namespace
+
 MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
     : QMainWindow(parent),
+      document_(new NetworkDocument(this)),
       panels_(new QTabWidget(this)),
       device_panel_(new DevicePanel(std::move(facts.devices), facts.default_device, facts.device_problem, panels_)),
-      dataset_panel_(new DatasetPanel(std::move(facts.dataset_catalogue), std::move(facts.data_root), panels_)) {
-    setWindowTitle(tr("Backprop Studio"));
+      dataset_panel_(new DatasetPanel(std::move(facts.dataset_catalogue), std::move(facts.data_root), panels_)),
+      recovery_(new ProjectRecovery(document_, folder_or_default(facts.recovery_folder), this)),
+      prompts_(dialog_prompts(this)) {
     setObjectName("mainWindow");
+    setAcceptDrops(true);
     panels_->setObjectName("panels");
     panels_->addTab(device_panel_, tr("Devices"));
     panels_->addTab(dataset_panel_, tr("Datasets"));
@@ -23,7 +81,354 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
     auto* dataset = new QLabel(QString::fromStdString(facts.dataset_status), this);
     dataset->setObjectName("datasetStatus");
     statusBar()->addWidget(dataset, 1);
-    resize(1100, 480);
+
+    install_editor_widgets();
+    panels_->setCurrentIndex(0);
+    create_menus();
+    add_dock_toggles();
+    default_layout_ = saveState(window_state_version);
+    resize(1100, 700);  // until start() places the window for this screen
+
+    connect(document_, &NetworkDocument::fileStateChanged, this, &MainWindow::update_title);
+    connect(document_, &NetworkDocument::refused, this,
+            [this](const QString& reason) { statusBar()->showMessage(reason, status_message_ms); });
+    connect(recovery_, &ProjectRecovery::autosaveFailed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, status_message_ms); });
+    connect(dataset_panel_, &DatasetPanel::useForProjectRequested, this, &MainWindow::use_catalogue_dataset);
+    update_title();
+}
+
+MainWindow::~MainWindow() {
+    // The document goes first (it is the first child), and its undo stack says "clean" as it is
+    // cleared: nobody may take that for a save (the recovery file would go) or read the dying
+    // document.
+    QObject::disconnect(document_, nullptr, nullptr, nullptr);
+}
+
+// ---- EDITOR WIDGETS -------------------------------------------------------------------------
+// Placeholders with the object names the rest of the window relies on; the lead replaces them with
+// NetworkView (in "editorCanvasSlot"), PaletteDock, InspectorDock, ProblemsDock and SummaryDock.
+void MainWindow::install_editor_widgets() {
+    auto* canvas_slot = new QWidget(panels_);
+    canvas_slot->setObjectName("editorCanvasSlot");
+    auto* slot_layout = new QVBoxLayout(canvas_slot);
+    slot_layout->addWidget(new QLabel(tr("The network canvas comes here."), canvas_slot), 0, Qt::AlignCenter);
+    panels_->insertTab(0, canvas_slot, tr("Network"));
+
+    QDockWidget* palette = placeholder_dock(this, palette_dock_name, tr("Layers"), tr("The layer palette."));
+    QDockWidget* inspector =
+        placeholder_dock(this, inspector_dock_name, tr("Inspector"), tr("The selected layer's parameters."));
+    QDockWidget* problems = placeholder_dock(this, problems_dock_name, tr("Problems"), tr("The network's problems."));
+    QDockWidget* summary = placeholder_dock(this, summary_dock_name, tr("Summary"), tr("The layer summary."));
+    addDockWidget(Qt::LeftDockWidgetArea, palette);
+    addDockWidget(Qt::RightDockWidgetArea, inspector);
+    addDockWidget(Qt::BottomDockWidgetArea, problems);
+    addDockWidget(Qt::BottomDockWidgetArea, summary);
+    tabifyDockWidget(problems, summary);
+    problems->raise();
+}
+// ---- end of EDITOR WIDGETS ------------------------------------------------------------------
+
+void MainWindow::create_menus() {
+    // File
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName("fileMenu");
+    new_menu_ = file->addMenu(tr("&New"));
+    new_menu_->setObjectName("newMenu");
+    const auto add_template = [this](const QString& name, const QString& text) {
+        QAction* action = new_menu_->addAction(text);
+        action->setObjectName("new_" + name);
+        action->setData(name);
+        connect(action, &QAction::triggered, this, [this, name] { new_project(name); });
+    };
+    add_template(blank_template, tr("&Blank (an input and an output)"));
+    new_menu_->addSeparator();
+    for (const std::string& name : project::example_names())
+        add_template(QString::fromStdString(name), tr("Template: %1").arg(QString::fromStdString(name)));
+
+    open_ = file->addAction(tr("&Open…"), this, [this] {
+        if (!may_discard_changes()) return;
+        const QString path = prompts_.open_path();
+        if (!path.isEmpty()) load_file(path);
+    });
+    open_->setObjectName("openAction");
+    open_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
+    recent_menu_ = file->addMenu(tr("Open &Recent"));
+    recent_menu_->setObjectName("recentMenu");
+    file->addSeparator();
+    save_ = file->addAction(tr("&Save"), this, [this] { save(); });
+    save_->setObjectName("saveAction");
+    save_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_S));
+    save_as_ = file->addAction(tr("Save &As…"), this, [this] { save_as(); });
+    save_as_->setObjectName("saveAsAction");
+    save_as_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    file->addSeparator();
+    quit_ = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit_->setObjectName("quitAction");
+    quit_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit_->setMenuRole(QAction::QuitRole);
+    rebuild_recent_menu();
+
+    // Edit
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->setObjectName("editMenu");
+    undo_ = document_->undo_stack()->createUndoAction(this, tr("&Undo"));
+    undo_->setObjectName("undoAction");
+    undo_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    redo_ = document_->undo_stack()->createRedoAction(this, tr("&Redo"));
+    redo_->setObjectName("redoAction");
+    // Ctrl+Shift+Z everywhere, plus the platform's own (Ctrl+Y on Windows).
+    QList<QKeySequence> redo_keys{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)};
+    for (const QKeySequence& key : QKeySequence::keyBindings(QKeySequence::Redo))
+        if (!redo_keys.contains(key)) redo_keys.append(key);
+    redo_->setShortcuts(redo_keys);
+    edit->addAction(undo_);
+    edit->addAction(redo_);
+    edit->addSeparator();
+    const auto add_edit = [this, edit](const QString& text, const char* name, QKeySequence key) {
+        QAction* action = edit->addAction(text);
+        action->setObjectName(name);
+        action->setShortcut(key);
+        return action;
+    };
+    cut_ = add_edit(tr("Cu&t"), "cutAction", QKeySequence(Qt::CTRL | Qt::Key_X));
+    copy_ = add_edit(tr("&Copy"), "copyAction", QKeySequence(Qt::CTRL | Qt::Key_C));
+    paste_ = add_edit(tr("&Paste"), "pasteAction", QKeySequence(Qt::CTRL | Qt::Key_V));
+    delete_ = add_edit(tr("&Delete"), "deleteAction", QKeySequence(Qt::Key_Delete));
+    edit->addSeparator();
+    select_all_ = add_edit(tr("Select &All"), "selectAllAction", QKeySequence(Qt::CTRL | Qt::Key_A));
+
+    // View
+    view_menu_ = menuBar()->addMenu(tr("&View"));
+    view_menu_->setObjectName("viewMenu");
+    zoom_in_ = view_menu_->addAction(tr("Zoom &In"));
+    zoom_in_->setObjectName("zoomInAction");
+    zoom_in_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    zoom_out_ = view_menu_->addAction(tr("Zoom &Out"));
+    zoom_out_->setObjectName("zoomOutAction");
+    zoom_out_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Minus));
+    reset_zoom_ = view_menu_->addAction(tr("&Reset Zoom"));
+    reset_zoom_->setObjectName("resetZoomAction");
+    reset_zoom_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    fit_ = view_menu_->addAction(tr("&Fit"));
+    fit_->setObjectName("fitAction");
+    fit_->setShortcut(QKeySequence(Qt::Key_F));
+    view_menu_->addSeparator();
+    tidy_ = view_menu_->addAction(tr("&Tidy"), this, [this] { document_->tidy(); });
+    tidy_->setObjectName("tidyAction");
+    dock_toggles_end_ = view_menu_->addSeparator();
+    reset_layout_ = view_menu_->addAction(tr("Reset &Layout"), this, &MainWindow::reset_layout);
+    reset_layout_->setObjectName("resetLayoutAction");
+}
+
+// The docks' own show/hide actions, found by name so that the real docks count as well.
+void MainWindow::add_dock_toggles() {
+    for (const char* name : {palette_dock_name, inspector_dock_name, problems_dock_name, summary_dock_name})
+        if (auto* dock = findChild<QDockWidget*>(name, Qt::FindDirectChildrenOnly)) {
+            QAction* toggle = dock->toggleViewAction();
+            toggle->setObjectName(QString(name) + "Toggle");
+            view_menu_->insertAction(reset_layout_, toggle);
+        }
+    view_menu_->insertSeparator(reset_layout_);
+}
+
+void MainWindow::rebuild_recent_menu() {
+    recent_menu_->clear();
+    const QStringList files = RecentFiles(settings_).files();
+    for (int index = 0; index < files.size(); ++index) {
+        const QString path = files[index];
+        QAction* action = recent_menu_->addAction(
+            QString("&%1 %2").arg(index + 1).arg(QFileInfo(path).fileName()), this, [this, path] {
+                if (!QFileInfo::exists(path)) {
+                    RecentFiles(settings_).remove(path);
+                    rebuild_recent_menu();
+                    prompts_.error(
+                        tr("%1 no longer exists; it is removed from Open Recent.").arg(QDir::toNativeSeparators(path)));
+                    return;
+                }
+                open_project(path);
+            });
+        action->setObjectName(QString("recentFile%1").arg(index));
+        action->setData(path);
+        action->setToolTip(QDir::toNativeSeparators(path));
+    }
+    recent_menu_->setEnabled(!files.isEmpty());
+}
+
+project::Project MainWindow::blank_project() {
+    project::Project blank;
+    blank.name = "Untitled";
+    model::LayerSpec input = model::input_layer("input");
+    input.position = model::CanvasPosition{40, 200};
+    model::LayerSpec output = model::from(model::dense("output", 10, train::Initializer::glorot_uniform), {"input"});
+    output.position = model::CanvasPosition{200, 200};
+    blank.network.layers = {input, output};
+    return blank;
+}
+
+void MainWindow::start(const QString& file) {
+    if (!restore_window_layout(*this, settings_)) {
+        const QScreen* screen = QGuiApplication::primaryScreen();
+        if (screen) setGeometry(first_start_geometry(screen->availableGeometry()));
+    }
+    if (!file.isEmpty() && load_file(file)) return;
+    const QString last = settings_.value(last_project_key).toString();
+    if (!last.isEmpty() && QFileInfo::exists(last) && load_file(last)) return;
+    if (!last.isEmpty() && !QFileInfo::exists(last))
+        statusBar()->showMessage(tr("The last project, %1, is gone.").arg(QDir::toNativeSeparators(last)),
+                                 status_message_ms);
+    document_->reset(project::example_project("cnn"));  // ready to train on Fashion-MNIST
+}
+
+bool MainWindow::offer_recovery() {
+    for (ProjectRecovery::LeftBehind& left : recovery_->left_behind()) {
+        const QString name =
+            left.original_file.empty() ? tr("Untitled") : QFileInfo(to_qstring(left.original_file)).fileName();
+        const QString question = tr("Restore unsaved changes to %1 from %2?")
+                                     .arg(name, QLocale().toString(left.saved_at, QLocale::ShortFormat));
+        if (!prompts_.restore_recovery(question)) {
+            ProjectRecovery::remove(left.recovery_file);
+            continue;
+        }
+        document_->reset(std::move(left.project), left.original_file, /*modified=*/true);
+        // Our own recovery file takes over before the old one goes, so a second crash loses nothing.
+        if (recovery_->autosave()) return true;  // could not write ours: keep the old one
+        ProjectRecovery::remove(left.recovery_file);
+        return true;
+    }
+    return false;
+}
+
+bool MainWindow::may_discard_changes() {
+    if (!document_->is_modified()) return true;
+    switch (prompts_.unsaved_changes(display_name())) {
+        case UnsavedChoice::save:
+            return save();
+        case UnsavedChoice::discard:
+            return true;
+        case UnsavedChoice::cancel:
+            return false;
+    }
+    return false;
+}
+
+bool MainWindow::new_project(const QString& template_name) {
+    if (!may_discard_changes()) return false;
+    try {
+        document_->reset(template_name == blank_template ? blank_project()
+                                                         : project::example_project(template_name.toStdString()));
+    } catch (const std::exception& error) {
+        prompts_.error(QString::fromStdString(error.what()));
+        return false;
+    }
+    recovery_->discard();
+    return true;
+}
+
+bool MainWindow::open_project(const QString& path) {
+    return may_discard_changes() && load_file(path);
+}
+
+bool MainWindow::load_file(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    project::Project project;
+    try {
+        project = project::read_project(to_path(absolute));
+    } catch (const std::exception& error) {  // ProjectError says "FILE: problem"
+        prompts_.error(tr("The project was not opened.\n\n%1").arg(QString::fromStdString(error.what())));
+        return false;
+    }
+    document_->reset(std::move(project), to_path(absolute));
+    recovery_->discard();
+    remember_project_file(absolute);
+    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)), status_message_ms);
+    return true;
+}
+
+bool MainWindow::save() {
+    if (document_->file().empty()) return save_as();
+    return save_to(to_qstring(document_->file()));
+}
+
+bool MainWindow::save_as() {
+    QString suggested = to_qstring(document_->file());
+    if (suggested.isEmpty()) {
+        const std::string& name = document_->project().name;
+        suggested = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                        .filePath((name.empty() ? tr("Untitled") : QString::fromStdString(name)) + ".json");
+    }
+    const QString path = prompts_.save_path(suggested);
+    return !path.isEmpty() && save_to(path);
+}
+
+bool MainWindow::save_to(const QString& path) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const std::string text = project::project_to_json(document_->project());
+    if (const auto failure = write_file_atomically(absolute, QByteArray::fromStdString(text))) {
+        prompts_.error(*failure);
+        return false;  // the document stays modified: nothing was saved
+    }
+    document_->mark_saved(to_path(absolute));
+    recovery_->discard();
+    remember_project_file(absolute);
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(absolute)), status_message_ms);
+    return true;
+}
+
+void MainWindow::remember_project_file(const QString& path) {
+    RecentFiles(settings_).add(path);
+    settings_.setValue(last_project_key, path);
+    rebuild_recent_menu();
+}
+
+void MainWindow::reset_layout() {
+    restoreState(default_layout_, window_state_version);
+}
+
+void MainWindow::use_catalogue_dataset(int row) {
+    const datasets::CatalogueEntry& entry = dataset_panel_->model()->entry(row);
+    project::DatasetSettings dataset = document_->project().dataset;  // feeding and augmentation stay
+    dataset.name = entry.id;
+    dataset.folder.clear();
+    if (!document_->set_dataset(dataset))
+        statusBar()->showMessage(tr("The project now trains on %1.").arg(QString::fromStdString(entry.title)),
+                                 status_message_ms);
+}
+
+QString MainWindow::display_name() const {
+    return document_->file().empty() ? tr("Untitled") : QFileInfo(to_qstring(document_->file())).fileName();
+}
+
+void MainWindow::update_title() {
+    setWindowTitle(tr("%1[*] — Backprop Studio").arg(display_name()));
+    setWindowModified(document_->is_modified());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!may_discard_changes()) {
+        event->ignore();
+        return;
+    }
+    save_window_layout(*this, settings_);
+    if (document_->file().empty())
+        settings_.remove(last_project_key);
+    else
+        settings_.setValue(last_project_key, to_qstring(document_->file()));
+    recovery_->discard();  // a clean close: nothing to offer at the next start
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!dropped_project(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QString path = dropped_project(event->mimeData());
+    if (path.isEmpty()) return;
+    event->acceptProposedAction();
+    // After the drop returns: the questions and messages must not run inside the drag's loop.
+    QMetaObject::invokeMethod(
+        this, [this, path] { open_project(path); }, Qt::QueuedConnection);
 }
 
 }  // namespace bps::ui

@@ -1,20 +1,36 @@
 #pragma once
-// The main window: one tab per panel (devices and datasets now; editor, training in later work)
-// and a status bar that says what the learner has to work with.
+// The main window: the network editor (a canvas in the "Network" tab and docks around it) beside
+// the Devices and Datasets tabs, the File/Edit/View menus, and everything a desktop program does
+// with files: the title with the file name and `*` while unsaved, asking before unsaved changes
+// are thrown away, recent files, a file from the command line or dropped on the window, autosave
+// for crashes, and the window's size and dock layout between starts.
+//
+// The project is a NetworkDocument, the one model every widget edits. The file logic takes paths
+// (open_project, save_to); only the menu actions open dialogs, through prompts(), which tests
+// replace.
+#include <QByteArray>
 #include <QMainWindow>
+#include <QSettings>
+#include <QStringList>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "datasets/catalogue.h"
 #include "engine/device/device_description.h"
+#include "engine/project/project.h"
+#include "ui/main_window/window_prompts.h"
 
+class QAction;
+class QMenu;
 class QTabWidget;
 
 namespace bps::ui {
 
 class DatasetPanel;
 class DevicePanel;
+class NetworkDocument;
+class ProjectRecovery;
 
 struct StartupFacts {
     std::vector<device::DeviceDescription> devices;
@@ -24,21 +40,128 @@ struct StartupFacts {
     // The Datasets tab's rows, and the folder downloads go to.
     std::vector<datasets::CatalogueEntry> dataset_catalogue;
     std::filesystem::path data_root;
+    // Where autosaves go; empty: ProjectRecovery::default_folder() (tests use a temporary folder).
+    std::filesystem::path recovery_folder;
 };
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(StartupFacts facts, QWidget* parent = nullptr);
+    // The dock object names that install_editor_widgets creates and the layout code relies on.
+    static constexpr const char* palette_dock_name = "paletteDock";
+    static constexpr const char* inspector_dock_name = "inspectorDock";
+    static constexpr const char* problems_dock_name = "problemsDock";
+    static constexpr const char* summary_dock_name = "summaryDock";
+    static constexpr const char* blank_template = "blank";
 
+    explicit MainWindow(StartupFacts facts, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    NetworkDocument* document() const { return document_; }
+    ProjectRecovery* recovery() const { return recovery_; }
     DevicePanel* device_panel() const { return device_panel_; }
     DatasetPanel* dataset_panel() const { return dataset_panel_; }
     QTabWidget* panels() const { return panels_; }
+    // The questions the window asks; tests replace them.
+    WindowPrompts& prompts() { return prompts_; }
+
+    // File
+    QMenu* new_menu() const { return new_menu_; }  // one action per template: "blank", "mlp", ...
+    QAction* open_action() const { return open_; }
+    QMenu* recent_menu() const { return recent_menu_; }
+    QAction* save_action() const { return save_; }
+    QAction* save_as_action() const { return save_as_; }
+    QAction* quit_action() const { return quit_; }
+    // Edit: Undo and Redo are the undo stack's; the rest are for the canvas to connect.
+    QAction* undo_action() const { return undo_; }
+    QAction* redo_action() const { return redo_; }
+    QAction* cut_action() const { return cut_; }
+    QAction* copy_action() const { return copy_; }
+    QAction* paste_action() const { return paste_; }
+    QAction* delete_action() const { return delete_; }
+    QAction* select_all_action() const { return select_all_; }
+    // View: zooming and Fit are for the canvas to connect; Tidy and Reset layout work here.
+    QMenu* view_menu() const { return view_menu_; }
+    QAction* zoom_in_action() const { return zoom_in_; }
+    QAction* zoom_out_action() const { return zoom_out_; }
+    QAction* reset_zoom_action() const { return reset_zoom_; }
+    QAction* fit_action() const { return fit_; }
+    QAction* tidy_action() const { return tidy_; }
+    QAction* reset_layout_action() const { return reset_layout_; }
+
+    // The File ▸ New ▸ Blank project: an input connected to a Dense output of 10 units.
+    static project::Project blank_project();
+
+    // What a start does before the window is shown: the geometry and docks of the last session
+    // (or 80% of the screen, centred, the first time), then `file` if given, else the last
+    // project if its file still exists, else the cnn template on Fashion-MNIST.
+    void start(const QString& file = {});
+    // Offers the recovery files that a crashed session left behind, newest first, until one is
+    // restored; a declined one is deleted. True when a project was restored.
+    bool offer_recovery();
+
+    // The file logic. Each asks about unsaved changes first where it would throw them away, and
+    // reports failures through prompts().error; each returns whether it happened.
+    bool new_project(const QString& template_name);  // blank_template or a project::example_names()
+    bool open_project(const QString& path);
+    bool save();  // to the document's file, or Save As for a new project
+    bool save_as();
+    bool save_to(const QString& path);
+    // True when the current project may be replaced: nothing unsaved, saved, or discarded.
+    bool may_discard_changes();
+    // The docks back where install_editor_widgets puts them.
+    void reset_layout();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
+    // ---- EDITOR WIDGETS: the lead replaces the placeholders here with the real canvas and docks
+    // (QDockWidget subclasses keeping these object names). Called once, before the menus are built
+    // and before the default layout is taken. ----
+    void install_editor_widgets();
+
+    void create_menus();
+    void add_dock_toggles();
+    void rebuild_recent_menu();
+    void update_title();
+    bool load_file(const QString& path);
+    void remember_project_file(const QString& path);
+    void use_catalogue_dataset(int row);
+    QString display_name() const;
+
+    QSettings settings_;
+    NetworkDocument* document_;
     QTabWidget* panels_;
     DevicePanel* device_panel_;
     DatasetPanel* dataset_panel_;
+    ProjectRecovery* recovery_;
+    WindowPrompts prompts_;
+    QByteArray default_layout_;  // saveState() right after install_editor_widgets
+
+    QMenu* new_menu_ = nullptr;
+    QAction* open_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    QAction* save_ = nullptr;
+    QAction* save_as_ = nullptr;
+    QAction* quit_ = nullptr;
+    QAction* undo_ = nullptr;
+    QAction* redo_ = nullptr;
+    QAction* cut_ = nullptr;
+    QAction* copy_ = nullptr;
+    QAction* paste_ = nullptr;
+    QAction* delete_ = nullptr;
+    QAction* select_all_ = nullptr;
+    QMenu* view_menu_ = nullptr;
+    QAction* zoom_in_ = nullptr;
+    QAction* zoom_out_ = nullptr;
+    QAction* reset_zoom_ = nullptr;
+    QAction* fit_ = nullptr;
+    QAction* tidy_ = nullptr;
+    QAction* reset_layout_ = nullptr;
+    QAction* dock_toggles_end_ = nullptr;  // the separator before Reset layout
 };
 
 }  // namespace bps::ui

@@ -1,0 +1,33 @@
+#include "ui/main_window/window_layout.h"
+
+#include <QMainWindow>
+#include <QSettings>
+
+namespace bps::ui {
+
+namespace {
+
+const char* const geometry_key = "window/geometry";
+const char* const state_key = "window/state";
+
+}  // namespace
+
+QRect first_start_geometry(const QRect& available) {
+    const int width = available.width() * 4 / 5, height = available.height() * 4 / 5;
+    return {available.x() + (available.width() - width) / 2, available.y() + (available.height() - height) / 2, width,
+            height};
+}
+
+bool restore_window_layout(QMainWindow& window, const QSettings& settings) {
+    const QByteArray geometry = settings.value(geometry_key).toByteArray();
+    if (geometry.isEmpty() || !window.restoreGeometry(geometry)) return false;
+    window.restoreState(settings.value(state_key).toByteArray(), window_state_version);
+    return true;
+}
+
+void save_window_layout(const QMainWindow& window, QSettings& settings) {
+    settings.setValue(geometry_key, window.saveGeometry());
+    settings.setValue(state_key, window.saveState(window_state_version));
+}
+
+}  // namespace bps::ui

@@ -1,0 +1,26 @@
+#pragma once
+// Where the window sits and how its docks are arranged: the first start's size (about 80% of
+// the screen, centred, instead of whatever the widgets ask for), and the geometry and dock state
+// kept in QSettings between starts. Docks are found by their objectName, so the real docks that
+// replace the placeholders keep the learner's arrangement.
+#include <QByteArray>
+#include <QRect>
+
+class QMainWindow;
+class QSettings;
+
+namespace bps::ui {
+
+// The version passed to QMainWindow::saveState/restoreState: bumped when the docks change so much
+// that an old arrangement would mislead.
+constexpr int window_state_version = 1;
+
+// A rectangle 80% of `available` in each direction, centred in it.
+QRect first_start_geometry(const QRect& available);
+
+// Restores the geometry and dock state saved by save_window_layout; false (and nothing changed)
+// when none was saved: the caller then places the window as for a first start.
+bool restore_window_layout(QMainWindow& window, const QSettings& settings);
+void save_window_layout(const QMainWindow& window, QSettings& settings);
+
+}  // namespace bps::ui

@@ -1,0 +1,56 @@
+#include "ui/main_window/window_prompts.h"
+
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QStandardPaths>
+
+namespace bps::ui {
+
+namespace {
+
+QString filter() {
+    return QObject::tr("Projects (*.json)");
+}
+
+}  // namespace
+
+WindowPrompts dialog_prompts(QWidget* parent) {
+    WindowPrompts prompts;
+    prompts.unsaved_changes = [parent](const QString& name) {
+        QMessageBox box(QMessageBox::Warning, QObject::tr("Unsaved changes"),
+                        QObject::tr("Save the changes to %1?").arg(name),
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
+        box.setInformativeText(QObject::tr("Your changes are lost if you do not save them."));
+        box.setDefaultButton(QMessageBox::Save);
+        switch (box.exec()) {
+            case QMessageBox::Save:
+                return UnsavedChoice::save;
+            case QMessageBox::Discard:
+                return UnsavedChoice::discard;
+            default:
+                return UnsavedChoice::cancel;
+        }
+    };
+    prompts.restore_recovery = [parent](const QString& question) {
+        return QMessageBox::question(parent, QObject::tr("Restore unsaved changes"), question,
+                                     QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+    };
+    prompts.error = [parent](const QString& message) {
+        QMessageBox::warning(parent, QObject::tr("Backprop Studio"), message);
+    };
+    prompts.open_path = [parent] {
+        return QFileDialog::getOpenFileName(parent, QObject::tr("Open project"),
+                                            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
+                                            filter());
+    };
+    prompts.save_path = [parent](const QString& suggested) {
+        QFileDialog dialog(parent, QObject::tr("Save project as"), suggested, filter());
+        dialog.setAcceptMode(QFileDialog::AcceptSave);
+        dialog.setDefaultSuffix("json");  // before the overwrite question, so it asks about the real file
+        if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return QString();
+        return dialog.selectedFiles().front();
+    };
+    return prompts;
+}
+
+}  // namespace bps::ui

@@ -1,0 +1,31 @@
+#pragma once
+// The questions the window asks the learner (save unsaved changes? restore a crashed session?
+// which file?) and how it reports a failure, as replaceable functions: the window calls these,
+// dialog_prompts() answers them with real dialogs, and tests answer them in code (an offscreen
+// test cannot click a modal dialog).
+#include <QString>
+#include <functional>
+
+class QWidget;
+
+namespace bps::ui {
+
+enum class UnsavedChoice { save, discard, cancel };
+
+struct WindowPrompts {
+    // "Save the changes to NAME?" before New, Open or closing throws them away.
+    std::function<UnsavedChoice(const QString& name)> unsaved_changes;
+    // "Restore unsaved changes to NAME from TIME?": true restores.
+    std::function<bool(const QString& question)> restore_recovery;
+    // A file could not be opened or saved; the message names the file and the reason.
+    std::function<void(const QString& message)> error;
+    // A project to open, or empty when cancelled.
+    std::function<QString()> open_path;
+    // Where to save, starting from `suggested`, or empty when cancelled.
+    std::function<QString(const QString& suggested)> save_path;
+};
+
+// Message boxes and file dialogs over `parent`.
+WindowPrompts dialog_prompts(QWidget* parent);
+
+}  // namespace bps::ui
