@@ -18,26 +18,24 @@ namespace {
 
 #if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
 // Qt 6.5 tells the platform's light or dark choice. Where the style does not follow it by itself
-// (Fusion on some desktops), a dark palette derived from the standard one keeps text readable.
+// (Fusion on some desktops), a dark palette keeps the window in the learner's scheme.
 void follow_color_scheme(Qt::ColorScheme scheme) {
-    QPalette palette = QApplication::style()->standardPalette();
-    if (scheme == Qt::ColorScheme::Dark && palette.color(QPalette::Window).lightness() > 128) {
-        const QColor window(45, 45, 48), base(30, 30, 32), text(230, 230, 230), highlight(42, 130, 218);
-        palette.setColor(QPalette::Window, window);
-        palette.setColor(QPalette::WindowText, text);
-        palette.setColor(QPalette::Base, base);
-        palette.setColor(QPalette::AlternateBase, window);
-        palette.setColor(QPalette::ToolTipBase, window);
-        palette.setColor(QPalette::ToolTipText, text);
-        palette.setColor(QPalette::Text, text);
-        palette.setColor(QPalette::Button, window);
-        palette.setColor(QPalette::ButtonText, text);
-        palette.setColor(QPalette::Highlight, highlight);
-        palette.setColor(QPalette::HighlightedText, Qt::white);
-        palette.setColor(QPalette::Disabled, QPalette::Text, QColor(127, 127, 127));
-        palette.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(127, 127, 127));
-        palette.setColor(QPalette::Disabled, QPalette::WindowText, QColor(127, 127, 127));
-    }
+    QApplication::setPalette(QPalette());  // back to the platform's own, which may be dark already
+    if (scheme != Qt::ColorScheme::Dark || QApplication::palette().color(QPalette::Window).lightness() <= 128) return;
+    QPalette palette = QApplication::palette();
+    const QColor window(45, 45, 48), base(30, 30, 32), text(230, 230, 230), disabled(127, 127, 127);
+    for (const QPalette::ColorRole role :
+         {QPalette::Window, QPalette::Button, QPalette::AlternateBase, QPalette::ToolTipBase})
+        palette.setColor(role, window);
+    palette.setColor(QPalette::Base, base);
+    for (const QPalette::ColorRole role :
+         {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::ToolTipText})
+        palette.setColor(role, text);
+    palette.setColor(QPalette::Highlight, QColor(42, 130, 218));
+    palette.setColor(QPalette::HighlightedText, Qt::white);
+    palette.setColor(QPalette::Link, QColor(90, 160, 255));
+    for (const QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        palette.setColor(QPalette::Disabled, role, disabled);
     QApplication::setPalette(palette);
 }
 #endif

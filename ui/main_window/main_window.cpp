@@ -120,6 +120,10 @@ void MainWindow::install_editor_widgets() {
         placeholder_dock(this, inspector_dock_name, tr("Inspector"), tr("The selected layer's parameters."));
     QDockWidget* problems = placeholder_dock(this, problems_dock_name, tr("Problems"), tr("The network's problems."));
     QDockWidget* summary = placeholder_dock(this, summary_dock_name, tr("Summary"), tr("The layer summary."));
+    // The palette and the inspector run the window's full height, as in most editors; the
+    // problems and the summary sit under the canvas.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     addDockWidget(Qt::LeftDockWidgetArea, palette);
     addDockWidget(Qt::RightDockWidgetArea, inspector);
     addDockWidget(Qt::BottomDockWidgetArea, problems);
@@ -221,6 +225,17 @@ void MainWindow::create_menus() {
     reset_layout_->setObjectName("resetLayoutAction");
 }
 
+// Room for the docks' contents: the docks alone would shrink to their smallest and leave the rest to
+// the canvas. Found by name, like everything here that touches the docks.
+void MainWindow::size_docks() {
+    const auto dock = [this](const char* name) { return findChild<QDockWidget*>(name, Qt::FindDirectChildrenOnly); };
+    QDockWidget* palette = dock(palette_dock_name);
+    QDockWidget* inspector = dock(inspector_dock_name);
+    QDockWidget* problems = dock(problems_dock_name);
+    if (palette && inspector) resizeDocks({palette, inspector}, {width() / 7, width() / 5}, Qt::Horizontal);
+    if (problems) resizeDocks({problems}, {height() / 4}, Qt::Vertical);
+}
+
 // The docks' own show/hide actions, found by name so that the real docks count as well.
 void MainWindow::add_dock_toggles() {
     for (const char* name : {palette_dock_name, inspector_dock_name, problems_dock_name, summary_dock_name})
@@ -270,6 +285,7 @@ void MainWindow::start(const QString& file) {
     if (!restore_window_layout(*this, settings_)) {
         const QScreen* screen = QGuiApplication::primaryScreen();
         if (screen) setGeometry(first_start_geometry(screen->availableGeometry()));
+        size_docks();
     }
     if (!file.isEmpty() && load_file(file)) return;
     const QString last = settings_.value(last_project_key).toString();
@@ -383,6 +399,7 @@ void MainWindow::remember_project_file(const QString& path) {
 
 void MainWindow::reset_layout() {
     restoreState(default_layout_, window_state_version);
+    size_docks();
 }
 
 void MainWindow::use_catalogue_dataset(int row) {

@@ -125,6 +125,7 @@ private:
 
     void create_menus();
     void add_dock_toggles();
+    void size_docks();
     void rebuild_recent_menu();
     void update_title();
     bool load_file(const QString& path);
