@@ -15,6 +15,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -106,6 +107,7 @@ InspectorDock::InspectorDock(NetworkDocument* document, QWidget* parent)
     placeholder_->setObjectName("inspectorPlaceholder");
     placeholder_->setAlignment(Qt::AlignCenter);
     placeholder_->setWordWrap(true);
+    placeholder_->setEnabled(false);  // greyed: a hint, not content
     layout->addWidget(placeholder_);
     editor_ = build_editor();
     layout->addWidget(editor_);
@@ -391,6 +393,19 @@ QWidget* InspectorDock::build_editor() {
 
     edit_error_ = error_label("editError", editor_);
     layout->addWidget(edit_error_);
+
+    // The groups are separate forms (so a type's rows show and hide together); one label width
+    // for all keeps their fields in one column.
+    const QList<QFormLayout*> forms = editor_->findChildren<QFormLayout*>();
+    int label_width = 0;
+    for (QFormLayout* group_form : forms)
+        for (int row = 0; row < group_form->rowCount(); ++row)
+            if (QLayoutItem* label = group_form->itemAt(row, QFormLayout::LabelRole); label && label->widget())
+                label_width = std::max(label_width, label->widget()->sizeHint().width());
+    for (QFormLayout* group_form : forms)
+        for (int row = 0; row < group_form->rowCount(); ++row)
+            if (QLayoutItem* label = group_form->itemAt(row, QFormLayout::LabelRole); label && label->widget())
+                label->widget()->setMinimumWidth(label_width);
     return editor_;
 }
 
@@ -432,7 +447,7 @@ void InspectorDock::show_values(const model::LayerSpec& spec) {
     const model::NodeReport* node = document_->node_report(spec.name);
     if (node) {
         QString text = QString::fromStdString(node->output ? node->output->sample_text() : node->shape_text());
-        if (node->output) text += tr(" · %1 parameters").arg(thousands_text(node->parameters));
+        if (node->output && node->parameters > 0) text += tr(" · %1 parameters").arg(thousands_text(node->parameters));
         output_->setText(text);
         QStringList problems;
         for (const std::string& problem : node->problems) problems << QString::fromStdString(problem);

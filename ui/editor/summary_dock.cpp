@@ -195,7 +195,20 @@ QVariant SummaryModel::total_data(TotalRow which, int column, int role) const {
 }
 
 QVariant SummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+            case shape_column:
+                return tr("One image's output: (channels, height, width) or (features)");
+            case flops_column:
+                return tr("Floating-point operations of the forward pass, per image");
+            case memory_column:
+                return tr("Memory the layer's output takes, per image");
+            default:
+                return {};
+        }
+    }
+    if (role != Qt::DisplayRole) return {};
     switch (section) {
         case layer_column:
             return tr("Layer");
@@ -223,8 +236,10 @@ SummaryDock::SummaryDock(NetworkDocument* document, QWidget* parent)
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view_->verticalHeader()->setVisible(false);
+    view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view_->horizontalHeader()->setStretchLastSection(true);
+    // Extra width goes to the names, not between a number and its neighbour.
+    view_->horizontalHeader()->setSectionResizeMode(SummaryModel::layer_column, QHeaderView::Stretch);
     setWidget(view_);
     connect(view_, &QTableView::activated, this, [this](const QModelIndex& index) {
         const QString name = model_->layer_name(index.row());
