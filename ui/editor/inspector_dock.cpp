@@ -31,6 +31,8 @@ constexpr int max_units = 65536;
 constexpr int max_window = 64;        // kernel, pool and stride sizes: larger is never a course network
 constexpr int max_image_side = 4096;  // what the image-folder import accepts
 constexpr int max_rate_percent = 95;  // a rate of 1 would drop everything
+// Non-ASCII as code points: MSVC reads a source without /utf-8 in the local code page.
+const QChar ellipsis(0x2026);
 
 const train::Initializer initializers[] = {train::Initializer::he_uniform,     train::Initializer::he_normal,
                                            train::Initializer::glorot_uniform, train::Initializer::glorot_normal,
@@ -83,7 +85,7 @@ QWidget* pair(QWidget* parent, QSpinBox* first, QSpinBox* second) {
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(first);
-    layout->addWidget(new QLabel(QStringLiteral("×"), row));
+    layout->addWidget(new QLabel(QString(QChar(0x00D7)), row));
     layout->addWidget(second);
     return row;
 }
@@ -340,7 +342,7 @@ QWidget* InspectorDock::build_editor() {
     for (const datasets::CatalogueEntry& entry : datasets::catalogue())
         dataset_->addItem(QString::fromStdString(entry.title), QString::fromStdString(entry.id));
     folder_index_ = dataset_->count();
-    dataset_->addItem(tr("Image folder…"));
+    dataset_->addItem(tr("Image folder") + ellipsis);
     form->addRow(tr("Dataset"), dataset_);
     layout->addWidget(input_group_);
     connect(dataset_, &QComboBox::currentIndexChanged, this, &InspectorDock::choose_dataset);
@@ -350,7 +352,7 @@ QWidget* InspectorDock::build_editor() {
     folder_->setObjectName("datasetFolder");
     folder_->setWordWrap(true);
     folder_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    choose_folder_ = new QPushButton(tr("Choose…"), folder_group_);
+    choose_folder_ = new QPushButton(tr("Choose") + ellipsis, folder_group_);
     choose_folder_->setObjectName("chooseDatasetFolder");
     auto* folder_row = new QWidget(folder_group_);
     auto* folder_layout = new QHBoxLayout(folder_row);
@@ -447,7 +449,8 @@ void InspectorDock::show_values(const model::LayerSpec& spec) {
     const model::NodeReport* node = document_->node_report(spec.name);
     if (node) {
         QString text = QString::fromStdString(node->output ? node->output->sample_text() : node->shape_text());
-        if (node->output && node->parameters > 0) text += tr(" · %1 parameters").arg(thousands_text(node->parameters));
+        if (node->output && node->parameters > 0)
+            text += QStringLiteral(" \u00B7 ") + tr("%1 parameters").arg(thousands_text(node->parameters));
         output_->setText(text);
         QStringList problems;
         for (const std::string& problem : node->problems) problems << QString::fromStdString(problem);
