@@ -5,6 +5,7 @@
 #include <QAbstractItemModel>
 #include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -336,6 +337,29 @@ private slots:
         QCOMPARE(dock.name_edit()->text(), QString("hidden"));
         QVERIFY(dock.name_error()->text().isEmpty());
         QCOMPARE(dock.units_box()->value(), 128);
+    }
+
+    void choosingLeakyReluShowsItsSlopeAndEditsBoth() {
+        NetworkDocument document;
+        open_example(document, "cnn");
+        InspectorDock dock(&document);
+        dock.show();
+        dock.show_layer("relu1");
+        auto* kind = dock.findChild<QComboBox*>("activationKind");
+        auto* slope = dock.findChild<QDoubleSpinBox*>("leakySlope");
+        QVERIFY(kind && slope);
+        QVERIFY(kind->isVisible());
+        QVERIFY(!slope->isVisible());
+        kind->setCurrentIndex(kind->findData(static_cast<int>(model::Activation::leaky_relu)));
+        QCOMPARE(document.layer("relu1")->activation, model::Activation::leaky_relu);
+        QVERIFY(slope->isVisible());
+        slope->setValue(0.2);
+        QCOMPARE(document.layer("relu1")->slope, 0.2f);
+        document.undo_stack()->undo();
+        document.undo_stack()->undo();
+        QCOMPARE(document.layer("relu1")->activation, model::Activation::relu);
+        QCOMPARE(kind->currentText(), QString("ReLU"));
+        QVERIFY(!slope->isVisible());
     }
 
     void aDropoutSliderDragIsOneUndoStep() {
