@@ -121,7 +121,7 @@ InspectorDock::InspectorDock(NetworkDocument* document, QWidget* parent)
     scroll->setWidget(content);
     setWidget(scroll);
 
-    connect(document_, &NetworkDocument::changed, this, &InspectorDock::refresh);
+    connect(document_, &NetworkDocument::changed, this, &InspectorDock::document_changed);
     refresh();
 }
 
@@ -421,9 +421,13 @@ void InspectorDock::show_layer(const QString& name) {
     refresh();
 }
 
-void InspectorDock::refresh() {
+void InspectorDock::document_changed() {
     // An undo, a redo or an edit elsewhere ends a spin box's run: its next step is a new undo step.
     if (!editing_) end_gesture();
+    refresh();
+}
+
+void InspectorDock::refresh() {
     const model::LayerSpec* spec = shown_.isEmpty() ? nullptr : document_->layer(shown_.toStdString());
     if (!spec) {
         shown_.clear();

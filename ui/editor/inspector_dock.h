@@ -51,13 +51,14 @@ public:
 public slots:
     // Edits the named layer; an empty name shows "Select a layer to edit it".
     void show_layer(const QString& name);
-    // Shows the document's current values (connected to its changed()).
+    // Shows the document's current values.
     void refresh();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void document_changed();
     QWidget* build_editor();
     QSpinBox* spin_box(const char* object_name, int minimum, int maximum);
     QDoubleSpinBox* double_spin_box(const char* object_name, double minimum, double maximum, int decimals, double step);
