@@ -27,7 +27,7 @@
 #include "ui/datasets/dataset_panel.h"
 #include "ui/devices/device_panel.h"
 #include "ui/editor/network_document.h"
-#include "ui/main_window/atomic_file.h"
+#include "ui/main_window/project_file_io.h"
 #include "ui/main_window/project_recovery.h"
 #include "ui/main_window/recent_files.h"
 #include "ui/main_window/window_layout.h"
@@ -379,12 +379,10 @@ bool MainWindow::save_as() {
 
 bool MainWindow::save_to(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    const std::string text = project::project_to_json(document_->project());
-    if (const auto failure = write_file_atomically(absolute, QByteArray::fromStdString(text))) {
-        prompts_.error(*failure);
+    if (const QString failure = save_project_file(*document_, to_path(absolute)); !failure.isEmpty()) {
+        prompts_.error(failure);
         return false;  // the document stays modified: nothing was saved
     }
-    document_->mark_saved(to_path(absolute));
     recovery_->discard();
     remember_project_file(absolute);
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(absolute)), status_message_ms);

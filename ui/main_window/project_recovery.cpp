@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ui/editor/network_document.h"
-#include "ui/main_window/atomic_file.h"
+#include "ui/main_window/project_file_io.h"
 
 namespace bps::ui {
 

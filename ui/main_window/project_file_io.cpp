@@ -1,8 +1,11 @@
-#include "ui/main_window/atomic_file.h"
+#include "ui/main_window/project_file_io.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
+
+#include "engine/project/project.h"
+#include "ui/editor/network_document.h"
 
 namespace bps::ui {
 
@@ -24,6 +27,13 @@ std::optional<QString> write_file_atomically(const QString& path, const QByteArr
     }
     if (!file.commit()) return failed(file.errorString());
     return std::nullopt;
+}
+
+QString save_project_file(NetworkDocument& document, const std::filesystem::path& file) {
+    const std::string text = project::project_to_json(document.project());
+    if (const auto failure = write_file_atomically(to_qstring(file), QByteArray::fromStdString(text))) return *failure;
+    document.mark_saved(file);
+    return {};
 }
 
 }  // namespace bps::ui
