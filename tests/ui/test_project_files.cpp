@@ -12,15 +12,18 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QUndoStack>
 #include <QUrl>
 #include <QWindow>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -494,6 +497,23 @@ private slots:
         QCOMPARE(window->zoom_out_action()->shortcut(), QKeySequence("Ctrl+-"));
         QCOMPARE(window->reset_zoom_action()->shortcut(), QKeySequence("Ctrl+0"));
         QCOMPARE(window->fit_action()->shortcut(), QKeySequence("F"));
+
+        // The canvas's keys work in the Network tab only: Del in the Datasets tab deletes no layer.
+        window->show();
+        QVERIFY(QTest::qWaitForWindowActive(window.get()));
+        QSignalSpy deletes(window->delete_action(), &QAction::triggered);
+        QWidget* canvas = window->panels()->widget(0);
+        canvas->setFocusPolicy(Qt::StrongFocus);
+        canvas->setFocus();
+        QTRY_VERIFY_WITH_TIMEOUT(canvas->hasFocus(), 5000);
+        QTest::keyClick(canvas, Qt::Key_Delete);
+        QCOMPARE(deletes.count(), 1);
+        window->panels()->setCurrentWidget(window->dataset_panel());
+        auto* table = window->dataset_panel()->table();
+        table->setFocus();
+        QTRY_VERIFY_WITH_TIMEOUT(table->hasFocus(), 5000);
+        QTest::keyClick(table, Qt::Key_Delete);
+        QCOMPARE(deletes.count(), 1);
 
         // Undo and Redo are the document's stack.
         const fs::path path = write_mlp("undo.json");

@@ -217,6 +217,14 @@ void MainWindow::create_menus() {
     fit_ = view_menu_->addAction(tr("&Fit"));
     fit_->setObjectName("fitAction");
     fit_->setShortcut(QKeySequence(Qt::Key_F));
+    // Del, Ctrl+A, F and the rest act on the canvas, so their keys work only while the focus is in
+    // the Network tab: Del in the Datasets tab must not delete layers nobody sees. The menu
+    // entries work from anywhere.
+    QWidget* editor_page = panels_->widget(0);
+    for (QAction* action : {cut_, copy_, paste_, delete_, select_all_, zoom_in_, zoom_out_, reset_zoom_, fit_}) {
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        editor_page->addAction(action);
+    }
     view_menu_->addSeparator();
     tidy_ = view_menu_->addAction(tr("&Tidy"), this, [this] { document_->tidy(); });
     tidy_->setObjectName("tidyAction");

@@ -72,7 +72,9 @@ public:
     QAction* save_action() const { return save_; }
     QAction* save_as_action() const { return save_as_; }
     QAction* quit_action() const { return quit_; }
-    // Edit: Undo and Redo are the undo stack's; the rest are for the canvas to connect.
+    // Edit: Undo and Redo are the undo stack's; the rest are for the canvas to connect. The canvas
+    // actions (Edit's and View's zoom and Fit) are added to the Network tab's page with
+    // Qt::WidgetWithChildrenShortcut: their keys work while the focus is inside that page.
     QAction* undo_action() const { return undo_; }
     QAction* redo_action() const { return redo_; }
     QAction* cut_action() const { return cut_; }
