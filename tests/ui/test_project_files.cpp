@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
@@ -554,6 +555,19 @@ private slots:
         QVERIFY(window->document()->is_modified());
         window->undo_action()->trigger();
         QCOMPARE(window->document()->project().dataset.name, before.name);
+    }
+
+    void theStartsOpenedMessageIsNotDrawnOverTheDatasetLabel() {
+        const fs::path path = write_mlp("argument.json");
+        auto window = make_window();
+        window->start(QString::fromStdString(path.string()));  // as `backprop-studio FILE` does
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        QVERIFY(window->statusBar()->currentMessage().startsWith("Opened "));
+        QVERIFY(window->statusBar()->currentMessage().endsWith("argument.json"));
+        auto* label = window->findChild<QLabel*>("datasetStatus");
+        QVERIFY(label);
+        QVERIFY(!label->isVisible());
     }
 
     void aDroppedProjectFileOpens() {

@@ -17,6 +17,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QScreen>
+#include <QShowEvent>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -439,6 +440,16 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         settings_.setValue(last_project_key, to_qstring(document_->file()));
     recovery_->discard();  // a clean close: nothing to offer at the next start
     event->accept();
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    // A message shown before the window was (start()'s "Opened FILE") could not hide the status
+    // bar's label, which was not visible yet, and both would be drawn over each other: again now.
+    const QString message = statusBar()->currentMessage();
+    if (message.isEmpty()) return;
+    statusBar()->clearMessage();
+    statusBar()->showMessage(message, status_message_ms);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
