@@ -516,6 +516,41 @@ private slots:
         QCOMPARE(view->zoom(), 1.0);
     }
 
+    void fitAllBeforeTheViewIsShownFitsOnceItIs() {
+        NetworkView hidden(scene.get());
+        hidden.resize(600, 400);
+        hidden.fit_all();
+        QCOMPARE(hidden.zoom(), 1.0);
+        hidden.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&hidden));
+        QVERIFY(hidden.zoom() < 1.0);
+    }
+
+    void showLayerScrollsItsNodeIntoView() {
+        view->centerOn(0, 0);
+        const auto visible = [&] {
+            return viewport()->rect().contains(
+                view->mapFromScene(scene->node_item("fc2")->sceneBoundingRect()).boundingRect());
+        };
+        QVERIFY(!visible());
+        view->show_layer("fc2");
+        QVERIFY(visible());
+        QCOMPARE(view->zoom(), 1.0);
+    }
+
+    void arrowKeysNudgeTheSelectionOneUndoStepPerPress() {
+        view->setFocus();
+        scene->select_layers({"conv1", "relu1"});
+        const int steps_before = document->undo_stack()->count();
+        QTest::keyClick(viewport(), Qt::Key_Right);
+        QTest::keyClick(viewport(), Qt::Key_Down);
+        QCOMPARE(position_of(*document, "conv1").x, 210.0);
+        QCOMPARE(position_of(*document, "conv1").y, 210.0);
+        QCOMPARE(position_of(*document, "relu1").x, 370.0);
+        QCOMPARE(document->undo_stack()->count(), steps_before + 2);
+        QCOMPARE(scene->node_item("relu1")->pos(), QPointF(370, 210));
+    }
+
     void theWheelZoomsAboutTheCursor() {
         view->centerOn(800, 240);
         const QPoint cursor(250, 180);

@@ -3,6 +3,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QWheelEvent>
 #include <algorithm>
@@ -72,6 +73,11 @@ void NetworkView::reset_zoom() {
 }
 
 void NetworkView::fit_all() {
+    if (!isVisible()) {  // the viewport has no real size yet
+        fit_when_shown_ = true;
+        return;
+    }
+    fit_when_shown_ = false;
     QRectF nodes;
     for (QGraphicsItem* item : scene_->items())
         if (item->type() == NodeItem::Type) nodes = nodes.united(item->sceneBoundingRect());
@@ -82,6 +88,15 @@ void NetworkView::fit_all() {
     if (fitted != zoom()) setTransform(QTransform::fromScale(fitted, fitted));
     centerOn(nodes.center());
     emit zoomChanged(zoom());
+}
+
+void NetworkView::show_layer(const QString& name) {
+    if (const NodeItem* node = scene_->node_item(name)) ensureVisible(node, 40, 40);
+}
+
+void NetworkView::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    if (fit_when_shown_ && isVisible()) fit_all();
 }
 
 void NetworkView::wheelEvent(QWheelEvent* event) {
@@ -147,7 +162,7 @@ void NetworkView::keyPressEvent(QKeyEvent* event) {
 }
 
 void NetworkView::drawBackground(QPainter* painter, const QRectF& rect) {
-    const QPalette colours = palette();
+    const QPalette colours = scene_->palette();  // as the nodes are painted, so both follow dark mode
     const QColor base = colours.color(QPalette::Base);
     const QColor text = colours.color(QPalette::Text);
     painter->fillRect(rect, base);

@@ -29,8 +29,11 @@ public slots:
     void zoom_in();
     void zoom_out();
     void reset_zoom();
-    // Shows every node, at most at 1:1 (a small network is not blown up).
+    // Shows every node, at most at 1:1 (a small network is not blown up). Before the view is
+    // shown it fits once it is.
     void fit_all();
+    // Scrolls the layer's node into view (a Problems row clicked, a search), keeping the zoom.
+    void show_layer(const QString& name);
 
 signals:
     void zoomChanged(double zoom);
@@ -41,6 +44,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void drawBackground(QPainter* painter, const QRectF& rect) override;
 
 private:
@@ -48,6 +52,7 @@ private:
     void zoom_by(double factor, const QPointF& view_pos);
 
     NetworkScene* scene_;
+    bool fit_when_shown_ = false;
     bool panning_ = false;
     QPoint pan_from_;
 };

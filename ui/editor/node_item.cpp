@@ -165,18 +165,28 @@ void NodeItem::set_name(const QString& name) {
 }
 
 void NodeItem::set_layer(const model::LayerSpec& layer, const model::NodeReport* report) {
-    prepareGeometryChange();  // the input port's size follows the type
-    layer_type_ = layer.type;
-    inputs_.clear();
-    for (const std::string& input : layer.inputs) inputs_ << QString::fromStdString(input);
-    type_text_ = QString::fromUtf8(model::layer_type_name(layer.type));
-    shape_text_ = report ? QString::fromStdString(report->shape_text()) : QString();
-    params_text_ = report ? format_params(report->parameters) : QString();
-    problems_.clear();
+    QStringList inputs;
+    for (const std::string& input : layer.inputs) inputs << QString::fromStdString(input);
+    QStringList problems;
     if (report)
-        for (const std::string& problem : report->problems) problems_ << QString::fromStdString(problem);
+        for (const std::string& problem : report->problems) problems << QString::fromStdString(problem);
+    const QString shape = report ? QString::fromStdString(report->shape_text()) : QString();
+    const QString params = report ? format_params(report->parameters) : QString();
+    // The scene calls this for every node after every edit (each step of a drag too): repaint
+    // only what changed.
+    if (layer.type == layer_type_ && inputs == inputs_ && problems == problems_ && shape == shape_text_ &&
+        params == params_text_ && !type_text_.isEmpty())
+        return;
+    if (project::takes_several_inputs(layer.type) != takes_several_inputs())
+        prepareGeometryChange();  // the input port's size follows the type
+    layer_type_ = layer.type;
+    inputs_ = inputs;
+    type_text_ = QString::fromUtf8(model::layer_type_name(layer.type));
+    shape_text_ = shape;
+    params_text_ = params;
+    problems_ = problems;
     setToolTip(problems_.join('\n'));
-    for (EdgeItem* edge : edges_) edge->update_path();
+    for (EdgeItem* edge : edges_) edge->update_path();  // Add and Concatenate spread their inputs
     update();
 }
 
@@ -204,7 +214,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
 
     QPainterPath outline;
     outline.addRoundedRect(body(), corner_radius, corner_radius);
-    painter->fillPath(outline, base);
+    // On a dark canvas a node is lifted a shade above it; on a light one it is the paper.
+    painter->fillPath(outline, is_dark(colours) ? blend(base, text, 0.07) : base);
     QPainterPath header;
     header.addRect(QRectF(0, 0, width, header_height));
     painter->fillPath(outline.intersected(header), blend(base, accent, 0.35));

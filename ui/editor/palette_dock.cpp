@@ -1,6 +1,6 @@
 #include "ui/editor/palette_dock.h"
 
-#include <QApplication>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMimeData>
@@ -68,11 +68,9 @@ PaletteDock::PaletteDock(QWidget* parent)
     tree_->setDragDropMode(QAbstractItemView::DragOnly);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
 
-    const QPalette colours = QApplication::palette();
     for (const std::string& group : project::palette_groups()) {
         auto* group_item = new QTreeWidgetItem(tree_, {QString::fromStdString(group)});
         group_item->setFlags(Qt::ItemIsEnabled);  // a heading: neither dragged nor chosen
-        group_item->setIcon(0, accent_icon(group_accent(group, colours)));
         for (const project::PaletteEntry& entry : project::palette()) {
             if (entry.group != group) continue;
             const QString label = QString::fromStdString(entry.label);
@@ -83,6 +81,7 @@ PaletteDock::PaletteDock(QWidget* parent)
         }
     }
     tree_->expandAll();
+    paint_group_icons();
 
     // itemActivated is a double-click or Enter (or a single click where the platform says so).
     connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
@@ -97,6 +96,19 @@ PaletteDock::PaletteDock(QWidget* parent)
     layout->addWidget(filter_);
     layout->addWidget(tree_);
     setWidget(content);
+}
+
+void PaletteDock::paint_group_icons() {
+    const QPalette colours = tree_->palette();
+    for (int g = 0; g < tree_->topLevelItemCount(); ++g) {
+        QTreeWidgetItem* group = tree_->topLevelItem(g);
+        group->setIcon(0, accent_icon(group_accent(group->text(0).toStdString(), colours)));
+    }
+}
+
+void PaletteDock::changeEvent(QEvent* event) {
+    QDockWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) paint_group_icons();
 }
 
 void PaletteDock::apply_filter(const QString& text) {

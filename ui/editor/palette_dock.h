@@ -25,8 +25,12 @@ signals:
     // The learner chose the palette entry `label` (double-click or Enter).
     void appendRequested(const QString& label);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void apply_filter(const QString& text);
+    void paint_group_icons();  // again when the palette changes (dark mode)
 
     QLineEdit* filter_;
     QTreeWidget* tree_;
