@@ -162,6 +162,7 @@ private slots:
         view->centerOn(900, 450);
         const QPoint drop_point(300, 400);
         const QPointF scene_point = view->mapToScene(drop_point);
+        QVERIFY(viewport()->acceptDrops());
         QMimeData mime;
         mime.setData(NetworkScene::layer_mime_type, QByteArray::fromStdString(label));
         QSignalSpy selection(scene.get(), &NetworkScene::selectionNamesChanged);

@@ -104,7 +104,8 @@ private:
     void move_dragged_nodes();
     void nudge_selection(double dx, double dy, bool new_gesture);
     void disconnect_inputs(const QString& name);
-    // Runs `edits` as one undo step: a macro on the document's stack when there are several.
+    // Disconnects the edges, then removes the layers, as one undo step (a macro on the document's
+    // stack when there is more than one edit).
     void as_one_step(const QString& text, const std::vector<std::pair<QString, QString>>& edges_to_disconnect,
                      const std::vector<std::string>& layers_to_remove);
     QMenu* add_layer_menu(const QPointF& scene_pos, QWidget* parent);
@@ -113,7 +114,7 @@ private:
     std::map<QString, NodeItem*> nodes_;
     std::map<std::pair<QString, QString>, EdgeItem*> edges_;
     std::vector<QString> layer_order_;  // the layer names at the last sync, to tell a rename
-    bool syncing_ = false;
+    bool syncing_ = false;              // selection changes made by the scene itself emit one signal at the end
     QStringList last_selection_;
 
     PendingConnection pending_;
@@ -121,8 +122,8 @@ private:
     bool dragging_nodes_ = false;
     int nudge_gesture_ = 0;
 
-    std::string copied_text_;  // what this scene last put on the clipboard
-    int pastes_of_copy_ = 0;   // how often it has been pasted
+    std::string copied_text_;  // the clipboard text this scene last copied or pasted
+    int pastes_of_copy_ = 0;   // how often it has been pasted: each paste lands one offset further
 };
 
 }  // namespace bps::ui

@@ -39,7 +39,9 @@ NetworkView::NetworkView(NetworkScene* scene, QWidget* parent) : QGraphicsView(s
     setTransformationAnchor(NoAnchor);
     setResizeAnchor(AnchorViewCenter);
     setViewportUpdateMode(SmartViewportUpdate);
-    setAcceptDrops(true);  // QGraphicsView hands drag and drop events to the scene
+    // Palette drops: QGraphicsView hands drag and drop events on its viewport to the scene.
+    setAcceptDrops(true);
+    viewport()->setAcceptDrops(true);
     setFocusPolicy(Qt::StrongFocus);
 }
 
