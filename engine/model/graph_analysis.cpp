@@ -193,6 +193,11 @@ GraphReport analyse_graph_report(const NetworkSpec& spec, std::optional<int> cla
         }
         std::size_t listed = layer.inputs.size();
         if (layer.inputs.empty()) {
+            if (spec.explicit_inputs) {
+                problem(i, quoted(layer) + " has no input; connect the layer it should read to it");
+                blocked[i] = true;
+                continue;
+            }
             if (i == 0) {
                 problem(i, quoted(layer) + " has no input; the network must start with an Input layer");
                 blocked[i] = true;

@@ -62,6 +62,9 @@ struct NetworkSpec {
     Shape input{1, 1, 28, 28};      // one sample: n is ignored
     std::vector<LayerSpec> layers;  // the first is usually the input layer; the last is the output
     LossKind loss = LossKind::softmax_cross_entropy;
+    // A project file and the editor list every connection, so there a layer with no inputs is
+    // unconnected (a problem the graph report names) rather than reading the previous layer.
+    bool explicit_inputs = false;
 };
 
 // Convenience builders for code and tests: spec("fc1", LayerType::dense).with_units(128)...

@@ -35,7 +35,7 @@ std::vector<std::string> palette_groups();
 std::string unique_layer_name(const model::NetworkSpec& spec, std::string_view prefix, std::string_view wanted = {});
 
 int layer_index(const model::NetworkSpec& spec, std::string_view name);  // -1 when there is none
-bool takes_several_inputs(model::LayerType type);                         // Add, Concatenate
+bool takes_several_inputs(model::LayerType type);                        // Add, Concatenate
 
 // Why the edge from -> to cannot be made, in a learner's words, or none when it can:
 // "'input' is an Input layer and reads from no layer", "'fc1' takes one input and already reads

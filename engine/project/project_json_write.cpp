@@ -115,7 +115,7 @@ ordered_json network_json(const Project& project, const json& old) {
         // A spec built in code may leave inputs implicit (the previous layer); a file says every edge.
         if (!layer.inputs.empty()) {
             for (const std::string& from : layer.inputs) edges.push_back({{"from", from}, {"to", layer.name}});
-        } else if (layer.type != model::LayerType::input && i > 0) {
+        } else if (layer.type != model::LayerType::input && i > 0 && !project.network.explicit_inputs) {
             edges.push_back({{"from", layers[i - 1].name}, {"to", layer.name}});
         }
     }

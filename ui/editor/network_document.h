@@ -66,8 +66,7 @@ public:
     // Replaces a layer's parameters (its name, type and inputs are kept from `changed` too: a
     // rename goes through project::rename_layer's rules). Edits with the same non-zero `gesture`
     // (a slider's drag, a spin box's run of steps) merge into one undo step.
-    std::optional<std::string> update_layer(const std::string& name, const model::LayerSpec& changed,
-                                            int gesture = 0);
+    std::optional<std::string> update_layer(const std::string& name, const model::LayerSpec& changed, int gesture = 0);
     std::optional<std::string> rename_layer(const std::string& name, const std::string& new_name);
     // Pastes clipboard text (project::layers_to_clipboard) moved by (dx, dy); `pasted` receives
     // the new names.
@@ -109,6 +108,8 @@ private:
     datasets::ImageShape input_shape_{1, 28, 28};
     std::optional<int> classes_;
     std::string dataset_problem_;
+    project::DatasetSettings facts_for_;  // the dataset input_shape_ and classes_ were found for
+    bool facts_known_ = false;
     std::filesystem::path file_;
     QUndoStack undo_stack_;
     int last_gesture_ = 0;

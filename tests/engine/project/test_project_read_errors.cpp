@@ -148,10 +148,21 @@ TEST_CASE("node problems name the node by index and name", "[project]") {
     const std::string edge_to_nowhere = R"({"nodes": [{"name": "input", "type": "Input"}],
         "edges": [{"from": "input", "to": "fc1"}]})";
     CHECK(parse_error(project_with(edge_to_nowhere)) == "p.json: network.edges[0] goes to 'fc1', which is not a node");
+}
+
+TEST_CASE("a node with no edge into it parses, so unfinished work opens, and the analysis names it", "[project]") {
     const std::string unconnected = R"({"nodes": [{"name": "input", "type": "Input"}, {"name": "fc1", "type": "Dense",
         "params": {"units": 3}}]})";
-    CHECK(parse_error(project_with(unconnected)) ==
-          "p.json: network.nodes[1] ('fc1') has no edge into it; connect it to the layer it should read");
+    const bps::project::Project project = bps::project::parse_project(project_with(unconnected), "p.json");
+    CHECK(project.network.layers[1].inputs.empty());
+    const bps::model::GraphReport report = bps::project::project_report(project, {1, 28, 28}, std::nullopt);
+    REQUIRE(!report.problems.empty());
+    CHECK(report.problems[0].node == 1);
+    CHECK(report.problems[0].message == "Dense 'fc1' has no input; connect the layer it should read to it");
+    CHECK(report.nodes[1].problems == std::vector<std::string>{report.problems[0].message});
+    // Saved again, it stays unconnected: no edge is made up for it.
+    const auto saved = nlohmann::json::parse(bps::project::project_to_json(project));
+    CHECK(saved["network"]["edges"].empty());
 }
 
 TEST_CASE("graph problems are left to the analysis: the crafted graph-invalid files parse", "[project]") {
