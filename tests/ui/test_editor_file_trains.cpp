@@ -14,7 +14,7 @@ namespace {
 // Two classes of 8x8 stripes, rows and columns, at random phase: a small MLP tells them apart.
 void write_stripes(const QString& folder, int per_class) {
     std::mt19937 random(5);
-    for (const QString kind : {QString("columns"), QString("rows")}) {
+    for (const QString& kind : {QString("columns"), QString("rows")}) {
         QDir().mkpath(folder + "/" + kind);
         for (int i = 0; i < per_class; ++i) {
             QImage image(8, 8, QImage::Format_Grayscale8);

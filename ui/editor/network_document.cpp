@@ -81,6 +81,7 @@ void NetworkDocument::reset(project::Project project, std::filesystem::path file
     if (modified) undo_stack_.resetClean();
     recompute();
     emit fileStateChanged();
+    emit replaced();
     emit changed();
 }
 

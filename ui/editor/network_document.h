@@ -83,6 +83,9 @@ public:
 signals:
     // The project and the report are current (after an edit, undo, redo or reset).
     void changed();
+    // reset() put another project in place (New, Open, recovery): just before its changed(), so
+    // views drop what they kept of the old one (a selection, a layer being edited).
+    void replaced();
     // An edit was refused; the editor shows `reason` in the status bar.
     void refused(const QString& reason);
     // file() or is_modified() changed: the window title follows.

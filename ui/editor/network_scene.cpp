@@ -61,6 +61,11 @@ std::vector<std::string> std_names(const QStringList& names) {
 
 NetworkScene::NetworkScene(NetworkDocument* document, QObject* parent) : QGraphicsScene(parent), document_(document) {
     connect(document_, &NetworkDocument::changed, this, &NetworkScene::sync);
+    // Another project: no layer of the old one stays selected, even where a name comes back.
+    connect(document_, &NetworkDocument::replaced, this, [this] {
+        layer_order_.clear();
+        clearSelection();
+    });
     connect(this, &QGraphicsScene::selectionChanged, this, [this] {
         if (!syncing_) emit_selection_if_changed();
     });

@@ -27,7 +27,13 @@
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
 #include "ui/devices/device_panel.h"
+#include "ui/editor/inspector_dock.h"
 #include "ui/editor/network_document.h"
+#include "ui/editor/network_scene.h"
+#include "ui/editor/network_view.h"
+#include "ui/editor/palette_dock.h"
+#include "ui/editor/problems_dock.h"
+#include "ui/editor/summary_dock.h"
 #include "ui/main_window/project_file_io.h"
 #include "ui/main_window/project_recovery.h"
 #include "ui/main_window/recent_files.h"
@@ -50,17 +56,6 @@ QString dropped_project(const QMimeData* mime) {
     const QUrl url = mime->urls().front();
     if (!url.isLocalFile() || !url.toLocalFile().endsWith(".json", Qt::CaseInsensitive)) return {};
     return url.toLocalFile();
-}
-
-// A placeholder dock until the lead puts the real one in its place.
-QDockWidget* placeholder_dock(QMainWindow* window, const char* name, const QString& title, const QString& text) {
-    auto* dock = new QDockWidget(title, window);
-    dock->setObjectName(name);
-    auto* label = new QLabel(text, dock);
-    label->setAlignment(Qt::AlignCenter);
-    label->setWordWrap(true);
-    dock->setWidget(label);
-    return dock;
 }
 
 }  // namespace
@@ -86,6 +81,7 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
     install_editor_widgets();
     panels_->setCurrentIndex(0);
     create_menus();
+    connect_canvas_actions();
     add_dock_toggles();
     default_layout_ = saveState(window_state_version);
     resize(1100, 700);  // until start() places the window for this screen
@@ -107,30 +103,65 @@ MainWindow::~MainWindow() {
 }
 
 // ---- EDITOR WIDGETS -------------------------------------------------------------------------
-// Placeholders with the object names the rest of the window relies on; the lead replaces them with
-// NetworkView (in "editorCanvasSlot"), PaletteDock, InspectorDock, ProblemsDock and SummaryDock.
+// The canvas in the "Network" tab, the palette and the inspector at the sides, the problems and
+// the summary under it. Each shows the document; the wiring between them is here.
 void MainWindow::install_editor_widgets() {
-    auto* canvas_slot = new QWidget(panels_);
-    canvas_slot->setObjectName("editorCanvasSlot");
-    auto* slot_layout = new QVBoxLayout(canvas_slot);
-    slot_layout->addWidget(new QLabel(tr("The network canvas comes here."), canvas_slot), 0, Qt::AlignCenter);
-    panels_->insertTab(0, canvas_slot, tr("Network"));
+    auto* canvas_page = new QWidget(panels_);
+    canvas_page->setObjectName("editorCanvasSlot");
+    auto* page_layout = new QVBoxLayout(canvas_page);
+    page_layout->setContentsMargins(0, 0, 0, 0);
+    scene_ = new NetworkScene(document_, this);
+    view_ = new NetworkView(scene_, canvas_page);
+    page_layout->addWidget(view_);
+    panels_->insertTab(0, canvas_page, tr("Network"));
 
-    QDockWidget* palette = placeholder_dock(this, palette_dock_name, tr("Layers"), tr("The layer palette."));
-    QDockWidget* inspector =
-        placeholder_dock(this, inspector_dock_name, tr("Inspector"), tr("The selected layer's parameters."));
-    QDockWidget* problems = placeholder_dock(this, problems_dock_name, tr("Problems"), tr("The network's problems."));
-    QDockWidget* summary = placeholder_dock(this, summary_dock_name, tr("Summary"), tr("The layer summary."));
+    palette_ = new PaletteDock(this);
+    inspector_ = new InspectorDock(document_, this);
+    problems_ = new ProblemsDock(document_, this);
+    summary_ = new SummaryDock(document_, this);
     // The palette and the inspector run the window's full height, as in most editors; the
     // problems and the summary sit under the canvas.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    addDockWidget(Qt::LeftDockWidgetArea, palette);
-    addDockWidget(Qt::RightDockWidgetArea, inspector);
-    addDockWidget(Qt::BottomDockWidgetArea, problems);
-    addDockWidget(Qt::BottomDockWidgetArea, summary);
-    tabifyDockWidget(problems, summary);
-    problems->raise();
+    addDockWidget(Qt::LeftDockWidgetArea, palette_);
+    addDockWidget(Qt::RightDockWidgetArea, inspector_);
+    addDockWidget(Qt::BottomDockWidgetArea, problems_);
+    addDockWidget(Qt::BottomDockWidgetArea, summary_);
+    tabifyDockWidget(problems_, summary_);
+    problems_->raise();
+
+    // The inspector edits the one selected layer.
+    connect(scene_, &NetworkScene::selectionNamesChanged, inspector_, [this](const QStringList& names) {
+        inspector_->show_layer(names.size() == 1 ? names.front() : QString());
+    });
+    // A problem or a summary row takes the learner to its layer.
+    const auto go_to_layer = [this](const QString& name) {
+        panels_->setCurrentIndex(0);
+        scene_->select_layers({name});
+        view_->show_layer(name);
+    };
+    connect(problems_, &ProblemsDock::layerActivated, this, go_to_layer);
+    connect(summary_, &SummaryDock::layerActivated, this, go_to_layer);
+    // The palette's double-click: the new layer after the selected one, connected, and selected.
+    connect(palette_, &PaletteDock::appendRequested, this, [this, go_to_layer](const QString& label) {
+        const QStringList selected = scene_->selected_layers();
+        std::string added;
+        if (!document_->append_layer(label.toStdString(),
+                                     selected.isEmpty() ? std::string() : selected.front().toStdString(), &added))
+            go_to_layer(QString::fromStdString(added));
+    });
+}
+
+void MainWindow::connect_canvas_actions() {
+    connect(cut_, &QAction::triggered, scene_, &NetworkScene::cut_selection);
+    connect(copy_, &QAction::triggered, scene_, &NetworkScene::copy_selection);
+    connect(paste_, &QAction::triggered, scene_, &NetworkScene::paste);
+    connect(delete_, &QAction::triggered, scene_, &NetworkScene::delete_selection);
+    connect(select_all_, &QAction::triggered, scene_, &NetworkScene::select_all);
+    connect(zoom_in_, &QAction::triggered, view_, &NetworkView::zoom_in);
+    connect(zoom_out_, &QAction::triggered, view_, &NetworkView::zoom_out);
+    connect(reset_zoom_, &QAction::triggered, view_, &NetworkView::reset_zoom);
+    connect(fit_, &QAction::triggered, view_, &NetworkView::fit_all);
 }
 // ---- end of EDITOR WIDGETS ------------------------------------------------------------------
 

@@ -29,8 +29,14 @@ namespace bps::ui {
 
 class DatasetPanel;
 class DevicePanel;
+class InspectorDock;
 class NetworkDocument;
+class NetworkScene;
+class NetworkView;
+class PaletteDock;
+class ProblemsDock;
 class ProjectRecovery;
+class SummaryDock;
 
 struct StartupFacts {
     std::vector<device::DeviceDescription> devices;
@@ -58,6 +64,12 @@ public:
     ~MainWindow() override;
 
     NetworkDocument* document() const { return document_; }
+    NetworkScene* scene() const { return scene_; }
+    NetworkView* view() const { return view_; }
+    PaletteDock* palette_dock() const { return palette_; }
+    InspectorDock* inspector_dock() const { return inspector_; }
+    ProblemsDock* problems_dock() const { return problems_; }
+    SummaryDock* summary_dock() const { return summary_; }
     ProjectRecovery* recovery() const { return recovery_; }
     DevicePanel* device_panel() const { return device_panel_; }
     DatasetPanel* dataset_panel() const { return dataset_panel_; }
@@ -72,7 +84,7 @@ public:
     QAction* save_action() const { return save_; }
     QAction* save_as_action() const { return save_as_; }
     QAction* quit_action() const { return quit_; }
-    // Edit: Undo and Redo are the undo stack's; the rest are for the canvas to connect. The canvas
+    // Edit: Undo and Redo are the undo stack's; the rest act on the canvas. The canvas
     // actions (Edit's and View's zoom and Fit) are added to the Network tab's page with
     // Qt::WidgetWithChildrenShortcut: their keys work while the focus is inside that page.
     QAction* undo_action() const { return undo_; }
@@ -82,7 +94,7 @@ public:
     QAction* paste_action() const { return paste_; }
     QAction* delete_action() const { return delete_; }
     QAction* select_all_action() const { return select_all_; }
-    // View: zooming and Fit are for the canvas to connect; Tidy and Reset layout work here.
+    // View: zooming and Fit act on the canvas view; Tidy on the document.
     QMenu* view_menu() const { return view_menu_; }
     QAction* zoom_in_action() const { return zoom_in_; }
     QAction* zoom_out_action() const { return zoom_out_; }
@@ -121,10 +133,10 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    // ---- EDITOR WIDGETS: the lead replaces the placeholders here with the real canvas and docks
-    // (QDockWidget subclasses keeping these object names). Called once, before the menus are built
-    // and before the default layout is taken. ----
+    // The canvas and the docks around it, and how they lead to each other. Called once, before the
+    // menus are built and before the default layout is taken.
     void install_editor_widgets();
+    void connect_canvas_actions();  // Edit's and View's canvas actions to the scene and the view
 
     void create_menus();
     void add_dock_toggles();
@@ -142,6 +154,12 @@ private:
     DevicePanel* device_panel_;
     DatasetPanel* dataset_panel_;
     ProjectRecovery* recovery_;
+    NetworkScene* scene_ = nullptr;
+    NetworkView* view_ = nullptr;
+    PaletteDock* palette_ = nullptr;
+    InspectorDock* inspector_ = nullptr;
+    ProblemsDock* problems_ = nullptr;
+    SummaryDock* summary_ = nullptr;
     WindowPrompts prompts_;
     QByteArray default_layout_;  // saveState() right after install_editor_widgets
 
