@@ -182,6 +182,7 @@ GraphReport analyse_graph_report(const NetworkSpec& spec, std::optional<int> cla
     // Connections: a node whose inputs cannot be told gets no shape.
     std::vector<bool> blocked(layers.size(), false);
     std::vector<int> consumers(layers.size(), 0);
+    std::vector<bool> unconnected(layers.size(), false);  // reads nothing in a graph of explicit inputs
     int input_layers = 0;
     for (int i = 0; i < count; ++i) {
         const LayerSpec& layer = layers[i];
@@ -196,6 +197,7 @@ GraphReport analyse_graph_report(const NetworkSpec& spec, std::optional<int> cla
             if (spec.explicit_inputs) {
                 problem(i, quoted(layer) + " has no input; connect the layer it should read to it");
                 blocked[i] = true;
+                unconnected[i] = true;  // that says it all: not "not connected to the output" too
                 continue;
             }
             if (i == 0) {
@@ -285,13 +287,24 @@ GraphReport analyse_graph_report(const NetworkSpec& spec, std::optional<int> cla
             }
     }
 
-    // The output is the last node no other reads; every other such node leads nowhere.
+    // The output is the last node no other reads, preferring one the Input feeds: a layer just
+    // dropped on the editor's canvas, reading nothing yet, does not take the output's place.
+    // Every other such node leads nowhere.
+    std::vector<bool> fed(layers.size(), false);
+    for (int at : order) {
+        const std::vector<int>& inputs = report.nodes[at].inputs;
+        fed[at] = layers[at].type == LayerType::input ||
+                  (!inputs.empty() && std::all_of(inputs.begin(), inputs.end(), [&](int p) { return fed[p]; }));
+    }
     std::vector<int> ends;
     for (int i = 0; i < count; ++i)
         if (consumers[i] == 0) ends.push_back(i);
-    if (!ends.empty()) report.output = ends.back();
-    for (std::size_t i = 0; i + 1 < ends.size(); ++i)
-        problem(ends[i], quoted(layers[ends[i]]) + " is not connected to the output; connect it or remove it");
+    for (auto end = ends.rbegin(); end != ends.rend() && !report.output; ++end)
+        if (fed[*end]) report.output = *end;
+    if (!report.output && !ends.empty()) report.output = ends.back();
+    for (int end : ends)
+        if (end != *report.output && !unconnected[end])
+            problem(end, quoted(layers[end]) + " is not connected to the output; connect it or remove it");
 
     // Shapes, in execution order; `done` is by node index, as are its `inputs`.
     std::vector<LayerAnalysis> done(layers.size());

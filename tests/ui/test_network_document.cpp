@@ -178,14 +178,25 @@ private slots:
         QCOMPARE(document.node_report("fc1")->output->c, 128);
         QCOMPARE(document.classes(), std::optional<int>(10));
 
-        // Three problems at once: a Dense fed a 4-D tensor, a loose layer, a wrong class count.
+        // A layer dropped on the canvas reads nothing yet: that is its one problem, and the
+        // network's output stays where it was.
+        std::string loose;
+        QVERIFY(!document.add_layer("Dropout", {100, 400}, &loose));
+        QCOMPARE(int(document.report().problems.size()), 1);
+        QCOMPARE(document.report().problems[0].message,
+                 "Dropout '" + loose + "' has no input; connect the layer it should read to it");
+        QCOMPARE(document.report().output, std::optional<int>(document.index_of("fc2")));
+        // Three problems at once: that one, a Dense fed a 4-D tensor, a wrong class count.
+        edit(document, "fc2", [](auto& layer) { layer.units = 7; });
+        QCOMPARE(int(document.report().problems.size()), 2);
         QVERIFY(!document.remove_layers({"flatten"}));
         QVERIFY(!document.connect("pool2", "fc1"));
-        QVERIFY(!document.add_layer("Dropout", {100, 400}));
-        edit(document, "fc2", [](auto& layer) { layer.units = 7; });
+        QCOMPARE(int(document.report().problems.size()), 2);  // fc2 has no shape to check now
+        QVERIFY(!document.add_layer("Dense", {300, 400}));
         QCOMPARE(int(document.report().problems.size()), 3);
-        QCOMPARE(changes.count(), 4);
-        QVERIFY(!document.node_report("fc1")->problems.empty());
+        QCOMPARE(changes.count(), 5);
+        QCOMPARE(document.node_report("fc1")->problems,
+                 std::vector<std::string>{"Dense 'fc1' needs a flat input; add a Flatten before it"});
 
         bps::project::DatasetSettings cifar = document.project().dataset;
         cifar.name = "cifar10";
@@ -194,7 +205,7 @@ private slots:
         QCOMPARE(document.node_report("input")->output->h, 32);
         document.undo_stack()->undo();
         QCOMPARE(document.node_report("input")->output->h, 28);
-        for (int i = 0; i < 4; ++i) document.undo_stack()->undo();
+        for (int i = 0; i < 5; ++i) document.undo_stack()->undo();
         QVERIFY(document.report().ok());
     }
 

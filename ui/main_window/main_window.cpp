@@ -130,6 +130,8 @@ void MainWindow::install_editor_widgets() {
     tabifyDockWidget(problems_, summary_);
     problems_->raise();
 
+    // Another project opens showing all of it (after the scene has its nodes, hence queued).
+    connect(document_, &NetworkDocument::replaced, view_, &NetworkView::fit_all, Qt::QueuedConnection);
     // The inspector edits the one selected layer.
     connect(scene_, &NetworkScene::selectionNamesChanged, inspector_, [this](const QStringList& names) {
         inspector_->show_layer(names.size() == 1 ? names.front() : QString());
