@@ -527,6 +527,24 @@ private slots:
         QVERIFY(hidden.zoom() < 1.0);
     }
 
+    void anOpenedNetworkShowsWholeWhenReadableElseItsStartReadable() {
+        const auto shown = [&](const std::string& name) {
+            return viewport()->rect().contains(
+                view->mapFromScene(scene->node_item(qs(name))->sceneBoundingRect()).boundingRect());
+        };
+        // The mlp's five layers fit at a readable size: all of them.
+        document->reset(bps::project::example_project("mlp"));
+        view->show_network();
+        QVERIFY(view->zoom() >= NetworkView::readable_zoom);
+        for (const auto& layer : document->network().layers) QVERIFY2(shown(layer.name), layer.name.c_str());
+        // The cifar network's fifteen in a row would be too small: its start, readable.
+        document->reset(bps::project::example_project("cifar"));
+        view->show_network();
+        QCOMPARE(view->zoom(), NetworkView::readable_zoom);
+        QVERIFY(shown("input"));
+        QVERIFY(!shown(document->network().layers.back().name));
+    }
+
     void showLayerScrollsItsNodeIntoView() {
         view->centerOn(0, 0);
         const auto visible = [&] {

@@ -92,12 +92,32 @@ void NetworkView::fit_all() {
     emit zoomChanged(zoom());
 }
 
+void NetworkView::show_network() {
+    if (!isVisible()) {
+        show_network_when_shown_ = true;
+        return;
+    }
+    show_network_when_shown_ = false;
+    fit_all();
+    if (zoom() >= readable_zoom) return;
+    // Too long to read whole (a deep chain is wider than any screen): its start, readable, and
+    // the scroll bar and F for the rest.
+    QRectF nodes;
+    for (QGraphicsItem* item : scene_->items())
+        if (item->type() == NodeItem::Type) nodes = nodes.united(item->sceneBoundingRect());
+    setTransform(QTransform::fromScale(readable_zoom, readable_zoom));
+    const double half_width = viewport()->width() / (2 * readable_zoom);
+    centerOn(nodes.left() - fit_margin + half_width, nodes.center().y());
+    emit zoomChanged(zoom());
+}
+
 void NetworkView::show_layer(const QString& name) {
     if (const NodeItem* node = scene_->node_item(name)) ensureVisible(node, 40, 40);
 }
 
 void NetworkView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
+    if (show_network_when_shown_ && isVisible()) show_network();
     if (fit_when_shown_ && isVisible()) fit_all();
 }
 

@@ -17,7 +17,9 @@ public:
     static constexpr double min_zoom = 0.1;
     static constexpr double max_zoom = 4.0;
     static constexpr double zoom_step = 1.25;
-    static constexpr double grid_spacing = 20;  // scene units; every fifth line is stronger
+    static constexpr double grid_spacing = 20;
+    static constexpr double readable_zoom = 0.7;  // below it, a node's shape and parameters are too small to read  //
+                                                  // scene units; every fifth line is stronger
 
     explicit NetworkView(NetworkScene* scene, QWidget* parent = nullptr);
 
@@ -32,6 +34,9 @@ public slots:
     // Shows every node, at most at 1:1 (a small network is not blown up). Before the view is
     // shown it fits once it is.
     void fit_all();
+    // For a project just opened: the whole network when it fits at readable_zoom or more, else
+    // its start (the Input side) at readable_zoom. Before the view is shown it does so once it is.
+    void show_network();
     // Scrolls the layer's node into view (a Problems row clicked, a search), keeping the zoom.
     void show_layer(const QString& name);
 
@@ -53,6 +58,7 @@ private:
 
     NetworkScene* scene_;
     bool fit_when_shown_ = false;
+    bool show_network_when_shown_ = false;
     bool panning_ = false;
     QPoint pan_from_;
 };

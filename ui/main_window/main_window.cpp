@@ -131,7 +131,7 @@ void MainWindow::install_editor_widgets() {
     problems_->raise();
 
     // Another project opens showing all of it (after the scene has its nodes, hence queued).
-    connect(document_, &NetworkDocument::replaced, view_, &NetworkView::fit_all, Qt::QueuedConnection);
+    connect(document_, &NetworkDocument::replaced, view_, &NetworkView::show_network, Qt::QueuedConnection);
     // The inspector edits the one selected layer.
     connect(scene_, &NetworkScene::selectionNamesChanged, inspector_, [this](const QStringList& names) {
         inspector_->show_layer(names.size() == 1 ? names.front() : QString());
@@ -274,8 +274,8 @@ void MainWindow::size_docks() {
     QDockWidget* palette = dock(palette_dock_name);
     QDockWidget* inspector = dock(inspector_dock_name);
     QDockWidget* problems = dock(problems_dock_name);
-    if (palette && inspector) resizeDocks({palette, inspector}, {width() / 7, width() / 5}, Qt::Horizontal);
-    if (problems) resizeDocks({problems}, {height() / 4}, Qt::Vertical);
+    if (palette && inspector) resizeDocks({palette, inspector}, {width() / 6, width() / 5}, Qt::Horizontal);
+    if (problems) resizeDocks({problems}, {height() / 5}, Qt::Vertical);
 }
 
 // The docks' own show/hide actions, found by name so that the real docks count as well.

@@ -45,7 +45,8 @@ std::optional<ProjectRecovery::LeftBehind> read_recovery(const QString& path) {
 }  // namespace
 
 QString ProjectRecovery::default_folder() {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/recovery";
+    // Beside the downloaded datasets (datasets/data_location.h): one folder of ours per user.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/backprop-studio/recovery";
 }
 
 ProjectRecovery::ProjectRecovery(NetworkDocument* document, QString folder, QObject* parent)

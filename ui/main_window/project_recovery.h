@@ -36,7 +36,7 @@ public:
         QDateTime saved_at;
     };
 
-    // QStandardPaths::AppDataLocation + "/recovery".
+    // The user's data folder + "backprop-studio/recovery", beside the downloaded datasets.
     static QString default_folder();
 
     ProjectRecovery(NetworkDocument* document, QString folder, QObject* parent = nullptr);
