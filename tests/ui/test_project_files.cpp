@@ -557,6 +557,27 @@ private slots:
         QCOMPARE(window->document()->project().dataset.name, before.name);
     }
 
+    void theStatusBarNamesTheProjectsDatasetAsItChanges() {
+        auto window = make_window();
+        auto* label = window->findChild<QLabel*>("datasetStatus");
+        QVERIFY(label);
+        QVERIFY2(label->text().startsWith("Fashion-MNIST"), qPrintable(label->text()));
+        bps::project::DatasetSettings dataset = window->document()->project().dataset;
+        dataset.name = "cifar10";
+        QVERIFY(!window->document()->set_dataset(dataset));
+        // On this computer or not, it is CIFAR-10 now; where it is, it says its shape.
+        QVERIFY2(label->text().startsWith("CIFAR-10"), qPrintable(label->text()));
+        if (!label->text().contains("not on this computer"))
+            QVERIFY2(label->text().contains("(3, 32, 32), 10 classes"), qPrintable(label->text()));
+        dataset.name.clear();
+        dataset.folder = file("no-such-folder").string();
+        QVERIFY(!window->document()->set_dataset(dataset));
+        QVERIFY2(label->text().contains("no-such-folder") && label->text().contains("does not exist"),
+                 qPrintable(label->text()));
+        window->undo_action()->trigger();
+        QVERIFY2(label->text().startsWith("CIFAR-10"), qPrintable(label->text()));
+    }
+
     void theStartsOpenedMessageIsNotDrawnOverTheDatasetLabel() {
         const fs::path path = write_mlp("argument.json");
         auto window = make_window();

@@ -74,9 +74,9 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
     panels_->addTab(device_panel_, tr("Devices"));
     panels_->addTab(dataset_panel_, tr("Datasets"));
     setCentralWidget(panels_);
-    auto* dataset = new QLabel(QString::fromStdString(facts.dataset_status), this);
-    dataset->setObjectName("datasetStatus");
-    statusBar()->addWidget(dataset, 1);
+    dataset_status_ = new QLabel(QString::fromStdString(facts.dataset_status), this);
+    dataset_status_->setObjectName("datasetStatus");
+    statusBar()->addWidget(dataset_status_, 1);
 
     install_editor_widgets();
     panels_->setCurrentIndex(0);
@@ -87,6 +87,8 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
     resize(1100, 700);  // until start() places the window for this screen
 
     connect(document_, &NetworkDocument::fileStateChanged, this, &MainWindow::update_title);
+    connect(document_, &NetworkDocument::changed, this, &MainWindow::update_dataset_status);
+    update_dataset_status();
     connect(document_, &NetworkDocument::refused, this,
             [this](const QString& reason) { statusBar()->showMessage(reason, status_message_ms); });
     connect(recovery_, &ProjectRecovery::autosaveFailed, this,
@@ -152,6 +154,32 @@ void MainWindow::install_editor_widgets() {
                                      selected.isEmpty() ? std::string() : selected.front().toStdString(), &added))
             go_to_layer(QString::fromStdString(added));
     });
+}
+
+// The status bar says which images the project trains on and whether they are here; it looks
+// at the disk only when the dataset changes.
+void MainWindow::update_dataset_status() {
+    const project::DatasetSettings& dataset = document_->project().dataset;
+    const QString source = QString::fromStdString(dataset.folder.empty() ? dataset.name : dataset.folder);
+    if (source == dataset_status_source_ && !dataset_status_->text().isEmpty()) return;
+    dataset_status_source_ = source;
+    const datasets::ImageShape& image = document_->input_shape();
+    const QString shape = QString("(%1, %2, %3)").arg(image.channels).arg(image.height).arg(image.width);
+    const QString classes = document_->classes() ? tr(", %1 classes").arg(*document_->classes()) : QString();
+    if (!document_->dataset_problem().empty()) {
+        dataset_status_->setText(QString::fromStdString(document_->dataset_problem()));
+    } else if (!dataset.folder.empty()) {
+        dataset_status_->setText(tr("Images from %1: %2%3").arg(source, shape, classes));
+    } else {
+        const datasets::CatalogueEntry& entry = datasets::catalogue_entry(dataset.name);
+        const datasets::LocalState state = datasets::local_state(entry, dataset_panel_->model()->user_root());
+        const QString title = QString::fromStdString(entry.title);
+        if (state.availability == datasets::Availability::missing)
+            dataset_status_->setText(tr("%1 is not on this computer: download it on the Datasets tab").arg(title));
+        else
+            dataset_status_->setText(
+                tr("%1 %2%3: %4").arg(title, shape, classes, QString::fromStdString(state.folder.string())));
+    }
 }
 
 void MainWindow::connect_canvas_actions() {

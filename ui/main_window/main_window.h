@@ -22,6 +22,7 @@
 #include "ui/main_window/window_prompts.h"
 
 class QAction;
+class QLabel;
 class QMenu;
 class QTabWidget;
 
@@ -136,7 +137,8 @@ private:
     // The canvas and the docks around it, and how they lead to each other. Called once, before the
     // menus are built and before the default layout is taken.
     void install_editor_widgets();
-    void connect_canvas_actions();  // Edit's and View's canvas actions to the scene and the view
+    void connect_canvas_actions();
+    void update_dataset_status();  // Edit's and View's canvas actions to the scene and the view
 
     void create_menus();
     void add_dock_toggles();
@@ -154,6 +156,8 @@ private:
     DevicePanel* device_panel_;
     DatasetPanel* dataset_panel_;
     ProjectRecovery* recovery_;
+    QLabel* dataset_status_ = nullptr;
+    QString dataset_status_source_;  // the dataset name or folder dataset_status_ describes
     NetworkScene* scene_ = nullptr;
     NetworkView* view_ = nullptr;
     PaletteDock* palette_ = nullptr;
