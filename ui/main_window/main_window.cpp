@@ -302,7 +302,7 @@ void MainWindow::size_docks() {
     QDockWidget* palette = dock(palette_dock_name);
     QDockWidget* inspector = dock(inspector_dock_name);
     QDockWidget* problems = dock(problems_dock_name);
-    if (palette && inspector) resizeDocks({palette, inspector}, {width() / 6, width() / 5}, Qt::Horizontal);
+    if (palette && inspector) resizeDocks({palette, inspector}, {width() / 6, width() / 4}, Qt::Horizontal);
     if (problems) resizeDocks({problems}, {height() / 5}, Qt::Vertical);
 }
 
