@@ -5,13 +5,13 @@
 #include <string>
 
 #include "app/cli/commands.h"
-#include "app/cli/format.h"
 #include "engine/bench/reference_networks.h"
 #include "engine/bench/step_timing.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/ops/runtime.h"
+#include "engine/session/number_text.h"
 
 namespace bps::cli {
 
@@ -73,20 +73,21 @@ int run_bench(Arguments& arguments) {
         return exit_ok;
     }
     std::cout << net << ", batch " << options.batch_size << ", on " << device.name << "\n"
-              << "  forward + loss             " << format_milliseconds(timing.forward_ms) << "\n"
-              << "  forward + backward         " << format_milliseconds(timing.forward_backward_ms) << "\n"
-              << "  whole step (with update)   " << format_milliseconds(timing.step_ms) << "  ("
+              << "  forward + loss             " << session::format_milliseconds(timing.forward_ms) << "\n"
+              << "  forward + backward         " << session::format_milliseconds(timing.forward_backward_ms) << "\n"
+              << "  whole step (with update)   " << session::format_milliseconds(timing.step_ms) << "  ("
               << static_cast<long long>(timing.images_per_s) << " images/s)\n"
-              << "  first step (kernel builds) " << format_milliseconds(timing.first_step_ms) << "\n"
-              << "  device memory              " << format_bytes(timing.device_bytes) << "\n";
+              << "  first step (kernel builds) " << session::format_milliseconds(timing.first_step_ms) << "\n"
+              << "  device memory              " << session::format_bytes(timing.device_bytes) << "\n";
     if (options.per_layer) {
         std::cout << "\n  layer                    forward    backward\n";
         for (const model::LayerTiming& layer : timing.layers) {
             std::string name = layer.name;
             name.resize(std::max<std::size_t>(name.size(), 24), ' ');
-            std::string forward = format_milliseconds(layer.forward_ms);
+            std::string forward = session::format_milliseconds(layer.forward_ms);
             forward.resize(std::max<std::size_t>(forward.size(), 10), ' ');
-            std::cout << "  " << name << " " << forward << " " << format_milliseconds(layer.backward_ms) << "\n";
+            std::cout << "  " << name << " " << forward << " " << session::format_milliseconds(layer.backward_ms)
+                      << "\n";
         }
     }
     return exit_ok;

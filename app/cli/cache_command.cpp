@@ -3,12 +3,12 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
-#include "app/cli/format.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/context.h"
 #include "engine/cl/device.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/cl/kernel_library.h"
+#include "engine/session/number_text.h"
 
 namespace bps::cli {
 
@@ -48,11 +48,12 @@ int cache_info(Arguments& arguments) {
         return exit_ok;
     }
     std::cout << "kernel cache: " << info.dir.string() << "\n"
-              << format_count(info.entries, "program") << ", " << format_bytes(info.bytes) << " of "
-              << format_bytes(info.size_cap_bytes) << " (least recently used are removed beyond that)\n";
+              << session::format_count(info.entries, "program") << ", " << session::format_bytes(info.bytes) << " of "
+              << session::format_bytes(info.size_cap_bytes) << " (least recently used are removed beyond that)\n";
     for (const cl::CacheDeviceUsage& device : info.devices)
         std::cout << "  " << device.device_name << " (driver " << device.driver_version
-                  << "): " << format_count(device.entries, "program") << ", " << format_bytes(device.bytes) << "\n";
+                  << "): " << session::format_count(device.entries, "program") << ", "
+                  << session::format_bytes(device.bytes) << "\n";
     return exit_ok;
 }
 
@@ -67,12 +68,12 @@ int cache_warm(Arguments& arguments) {
     std::cout << "building the engine's kernels for " << device.name << "\n";
     for (const cl::ProgramBuild& build : cl::build_engine_programs(context, &cache)) {
         std::cout << "  " << build.name << ": " << (build.from_cache ? "loaded from cache" : "built from source")
-                  << " in " << format_milliseconds(build.milliseconds) << "\n";
+                  << " in " << session::format_milliseconds(build.milliseconds) << "\n";
         total += build.milliseconds;
     }
     const cl::CacheStats& stats = cache.stats();
-    std::cout << "total " << format_milliseconds(total) << ": " << stats.hits << " from cache, " << stats.misses
-              << " built, " << stats.rejected << " damaged entries replaced\n";
+    std::cout << "total " << session::format_milliseconds(total) << ": " << stats.hits << " from cache, "
+              << stats.misses << " built, " << stats.rejected << " damaged entries replaced\n";
     if (!cache.last_error().empty())
         std::cout << "note: the cache could not be written: " << cache.last_error() << "\n";
     return exit_ok;
@@ -82,7 +83,8 @@ int cache_clear(Arguments& arguments) {
     arguments.expect_nothing_left();
     cl::KernelCache cache(cl::kernel_cache_dir());
     const std::size_t removed = cache.clear();
-    std::cout << "removed " << format_count(removed, "cached program") << " from " << cache.dir().string() << "\n";
+    std::cout << "removed " << session::format_count(removed, "cached program") << " from " << cache.dir().string()
+              << "\n";
     return exit_ok;
 }
 

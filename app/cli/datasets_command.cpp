@@ -4,11 +4,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
-#include "app/cli/format.h"
 #include "app/cli/terminal.h"
 #include "datasets/catalogue.h"
 #include "datasets/data_location.h"
 #include "datasets/image_folder.h"
+#include "engine/session/number_text.h"
 
 namespace bps::cli {
 
@@ -54,12 +54,12 @@ std::string state_text(const ds::CatalogueEntry& entry, const ds::LocalState& st
         case ds::Availability::needs_unpacking:
             return "downloaded; unpacked on first use";
         case ds::Availability::partly_downloaded:
-            return "partly downloaded (" + format_bytes(state.bytes_present) + " of " +
-                   format_bytes(entry.download_bytes()) + "); 'download' resumes";
+            return "partly downloaded (" + session::format_bytes(state.bytes_present) + " of " +
+                   session::format_bytes(entry.download_bytes()) + "); 'download' resumes";
         case ds::Availability::missing:
             break;
     }
-    return "not here; download " + format_bytes(entry.download_bytes());
+    return "not here; download " + session::format_bytes(entry.download_bytes());
 }
 
 int list_datasets(Arguments& arguments, bool as_json) {
@@ -183,7 +183,8 @@ int show(Arguments& arguments) {
         ds::ImageFolderResult result = ds::read_image_folder(*name, options);
         splits.train = std::move(result.dataset);
         if (!result.skipped.empty()) {
-            std::cout << "skipped " << format_count(result.skipped.size(), "file") << " that could not be read:\n";
+            std::cout << "skipped " << session::format_count(result.skipped.size(), "file")
+                      << " that could not be read:\n";
             for (const ds::SkippedImage& skipped : result.skipped)
                 std::cout << "  " << skipped.file.string() << ": " << skipped.reason << "\n";
         }

@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "app/cli/format.h"
 #include "engine/cl/device.h"
 #include "engine/cl/error.h"
+#include "engine/session/number_text.h"
 
 namespace bps::cli {
 
@@ -53,9 +53,10 @@ void print_table(const std::vector<cl::DeviceInfo>& devices, std::size_t chosen)
         std::string name = device.name.size() > 42 ? device.name.substr(0, 41) + "~" : device.name;
         out << (device.index == chosen ? " * " : "   ") << std::left << std::setw(3) << device.index << std::setw(44)
             << name << std::setw(16) << cl::kind_name(device.kind) << std::right << std::setw(4) << device.compute_units
-            << std::setw(6) << device.clock_mhz << " MHz" << std::setw(11) << format_bytes(device.global_memory_bytes)
-            << std::setw(11) << format_bytes(device.max_allocation_bytes) << std::setw(10)
-            << format_bytes(device.local_memory_bytes) << std::setw(6) << device.max_work_group_size << "  "
+            << std::setw(6) << device.clock_mhz << " MHz" << std::setw(11)
+            << session::format_bytes(device.global_memory_bytes) << std::setw(11)
+            << session::format_bytes(device.max_allocation_bytes) << std::setw(10)
+            << session::format_bytes(device.local_memory_bytes) << std::setw(6) << device.max_work_group_size << "  "
             << std::left << std::setw(22) << device.opencl_c_version << std::setw(12) << device.driver_version
             << std::setw(5) << (device.fp16 ? "yes" : "no") << std::setw(6) << (device.fp64 ? "yes" : "no")
             << device.platform_name << "\n";

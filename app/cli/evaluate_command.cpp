@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
-#include "app/cli/format.h"
 #include "app/cli/project_argument.h"
 #include "app/cli/run_job.h"
+#include "engine/session/number_text.h"
 
 namespace bps::cli {
 
@@ -37,7 +37,7 @@ int run_evaluate(Arguments& arguments) {
     const session::Evaluation& result = *done.test;
     const bool whole_folder = done.whole_folder;
     std::cout << (whole_folder ? "accuracy " : "test accuracy ") << std::fixed << std::setprecision(4)
-              << result.accuracy << ", loss " << result.loss << " (" << format_thousands(result.samples)
+              << result.accuracy << ", loss " << result.loss << " (" << session::format_thousands(result.samples)
               << (whole_folder ? " images of the folder)\n" : " images)\n");
     return exit_ok;
 }

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "app/cli/format.h"
 #include "app/cli/project_argument.h"
+#include "engine/session/number_text.h"
 
 namespace bps::cli {
 
@@ -36,21 +36,23 @@ int run_summary(Arguments& arguments) {
     for (const model::LayerAnalysis& layer : analysis.layers) {
         const std::string title = layer.spec.name + " (" + model::layer_type_name(layer.spec.type) + ")";
         table << std::left << std::setw(34) << title << std::setw(16) << layer.output.sample_text() << std::right
-              << std::setw(12) << format_thousands(layer.parameters) << std::setw(15) << format_flops(layer.flops)
-              << std::setw(12) << format_bytes(layer.activation_bytes) << "\n";
+              << std::setw(12) << session::format_thousands(layer.parameters) << std::setw(15)
+              << session::format_flops(layer.flops) << std::setw(12) << session::format_bytes(layer.activation_bytes)
+              << "\n";
     }
     table << std::string(89, '=') << "\n";
     std::cout << table.str();
     const std::size_t parameters = analysis.parameters();
     const std::size_t trainable = analysis.trainable_parameters();
     const int batch = opened.project.training.batch_size;
-    std::cout << "Total parameters: " << format_thousands(parameters) << " ("
-              << format_bytes(parameters * sizeof(float)) << ")\n"
-              << "Trainable parameters: " << format_thousands(trainable) << "\n"
-              << "Non-trainable parameters: " << format_thousands(parameters - trainable) << "\n"
-              << "Forward pass per image: " << format_flops(analysis.flops()) << "\n"
-              << "Activations per image: " << format_bytes(analysis.activation_bytes()) << " (a batch of " << batch
-              << ": " << format_bytes(analysis.activation_bytes() * static_cast<std::size_t>(batch)) << ")\n";
+    std::cout << "Total parameters: " << session::format_thousands(parameters) << " ("
+              << session::format_bytes(parameters * sizeof(float)) << ")\n"
+              << "Trainable parameters: " << session::format_thousands(trainable) << "\n"
+              << "Non-trainable parameters: " << session::format_thousands(parameters - trainable) << "\n"
+              << "Forward pass per image: " << session::format_flops(analysis.flops()) << "\n"
+              << "Activations per image: " << session::format_bytes(analysis.activation_bytes()) << " (a batch of "
+              << batch << ": " << session::format_bytes(analysis.activation_bytes() * static_cast<std::size_t>(batch))
+              << ")\n";
     return exit_ok;
 }
 

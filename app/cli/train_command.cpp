@@ -8,11 +8,11 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "app/cli/format.h"
 #include "app/cli/project_argument.h"
 #include "app/cli/run_job.h"
 #include "app/cli/terminal.h"
 #include "app/cli/training_progress.h"
+#include "engine/session/number_text.h"
 #include "engine/session/training_job.h"
 
 namespace bps::cli {
@@ -88,12 +88,13 @@ int run_train(Arguments& arguments) {
     events.started = [&](const session::RunFacts& facts) {
         std::lock_guard lock(output);
         if (!facts.skipped_images.empty())
-            std::cerr << "skipped " << format_count(facts.skipped_images.size(), "unreadable image") << "\n";
+            std::cerr << "skipped " << session::format_count(facts.skipped_images.size(), "unreadable image") << "\n";
         std::cout << "training '" << facts.name << "' on " << facts.data_title << ": "
-                  << format_thousands(facts.train_images) << " training, " << format_thousands(facts.validation_images)
-                  << " validation, " << format_thousands(facts.test_images) << " test images\n"
+                  << session::format_thousands(facts.train_images) << " training, "
+                  << session::format_thousands(facts.validation_images) << " validation, "
+                  << session::format_thousands(facts.test_images) << " test images\n"
                   << "device " << facts.device.name << "; "
-                  << format_count(static_cast<std::size_t>(facts.training.epochs), "epoch") << ", batch "
+                  << session::format_count(static_cast<std::size_t>(facts.training.epochs), "epoch") << ", batch "
                   << facts.training.batch_size << ", " << optimizer_text(facts.training.optimizer) << ", seed "
                   << facts.training.seed << "\n"
                   << std::flush;
@@ -119,12 +120,12 @@ int run_train(Arguments& arguments) {
         return exit_interrupted;
     }
     if (result.stopped)
-        std::cout << "stopped after " << format_count(static_cast<std::size_t>(result.epochs_completed), "whole epoch")
-                  << "\n";
+        std::cout << "stopped after "
+                  << session::format_count(static_cast<std::size_t>(result.epochs_completed), "whole epoch") << "\n";
     if (result.test)
         std::cout << "test accuracy " << std::fixed << std::setprecision(4) << result.test->accuracy << ", loss "
-                  << result.test->loss << " (" << format_thousands(result.test->samples) << " images)\n";
-    std::cout << "trained for " << format_duration(result.seconds) << "\n";
+                  << result.test->loss << " (" << session::format_thousands(result.test->samples) << " images)\n";
+    std::cout << "trained for " << session::format_duration(result.seconds) << "\n";
     if (!result.saved_to.empty()) std::cout << "weights saved to " << result.saved_to.string() << "\n";
     return result.stopped && interrupt_requested() ? exit_interrupted : exit_ok;
 }

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <string>
 
-#include "app/cli/format.h"
 #include "app/cli/terminal.h"
+#include "engine/session/number_text.h"
 
 namespace bps::cli {
 
@@ -25,9 +25,9 @@ std::string epoch_label(const session::BatchReport& report) {
 void TrainingProgress::batch(const session::BatchReport& report) {
     const double fraction = static_cast<double>(report.batch) / static_cast<double>(report.batches);
     const double remaining = report.batch > 0 ? report.epoch_seconds * (1.0 / fraction - 1.0) : 0.0;
-    const std::string figures = std::string("loss ") + fixed(report.loss, 4) + ", accuracy " +
-                                fixed(report.accuracy, 4) + ", " +
-                                format_thousands(static_cast<std::uint64_t>(report.images_per_second)) + " images/s";
+    const std::string figures =
+        std::string("loss ") + fixed(report.loss, 4) + ", accuracy " + fixed(report.accuracy, 4) + ", " +
+        session::format_thousands(static_cast<std::uint64_t>(report.images_per_second)) + " images/s";
     if (!terminal_) {
         const int quarter = static_cast<int>(fraction * 4.0);
         if (report.epoch == quarter_epoch_ && quarter == last_quarter_) return;
@@ -35,7 +35,8 @@ void TrainingProgress::batch(const session::BatchReport& report) {
         quarter_epoch_ = report.epoch;
         last_quarter_ = quarter;
         out_ << epoch_label(report) << ": batch " << report.batch << "/" << report.batches << ", " << figures
-             << (report.batch < report.batches ? ", " + format_duration(remaining) + " left" : std::string()) << "\n"
+             << (report.batch < report.batches ? ", " + session::format_duration(remaining) + " left" : std::string())
+             << "\n"
              << std::flush;
         return;
     }
@@ -45,7 +46,7 @@ void TrainingProgress::batch(const session::BatchReport& report) {
     std::ostringstream line;
     line << "\r" << epoch_label(report) << " " << progress_bar(fraction, 20) << " " << report.batch << "/"
          << report.batches << "  " << figures;
-    if (report.batch < report.batches) line << "  ETA " << format_duration(remaining);
+    if (report.batch < report.batches) line << "  ETA " << session::format_duration(remaining);
     line << "   ";  // clears what a longer previous line left
     out_ << line.str() << std::flush;
     bar_showing_ = true;
@@ -62,8 +63,8 @@ std::string epoch_line(const session::EpochReport& report) {
     if (report.validation)
         line += " | validation loss " + fixed(report.validation->loss, 4) + ", accuracy " +
                 fixed(report.validation->accuracy, 4);
-    line += " | " + format_duration(report.seconds) + ", " +
-            format_thousands(static_cast<std::uint64_t>(report.images_per_second)) + " images/s";
+    line += " | " + session::format_duration(report.seconds) + ", " +
+            session::format_thousands(static_cast<std::uint64_t>(report.images_per_second)) + " images/s";
     return line;
 }
 

@@ -22,9 +22,9 @@
 #include "engine/model/graph_analysis.h"
 #include "engine/project/network_edits.h"
 #include "engine/project/project.h"
+#include "engine/session/number_text.h"
 #include "ui/editor/inspector_dock.h"
 #include "ui/editor/network_document.h"
-#include "ui/editor/number_text.h"
 #include "ui/editor/problems_dock.h"
 #include "ui/editor/summary_dock.h"
 
@@ -180,7 +180,7 @@ private slots:
             QCOMPARE(summary.index(row, SummaryModel::memory_column).data(SummaryModel::value_role).toULongLong(),
                      static_cast<qulonglong>(node.activation_bytes));
             QCOMPARE(summary.index(row, SummaryModel::parameters_column).data().toString(),
-                     bps::ui::thousands_text(node.parameters));
+                     QString::fromStdString(bps::session::format_thousands(node.parameters)));
         }
         // conv1 is 32 3x3 filters on one channel: 32 * 9 + 32 parameters, shown as the CLI shows them.
         QCOMPARE(summary.index(1, SummaryModel::layer_column).data().toString(), QString("conv1"));

@@ -20,8 +20,8 @@
 #include <utility>
 
 #include "datasets/catalogue.h"
+#include "engine/session/number_text.h"
 #include "ui/editor/network_document.h"
-#include "ui/editor/number_text.h"
 
 namespace bps::ui {
 
@@ -454,7 +454,8 @@ void InspectorDock::show_values(const model::LayerSpec& spec) {
     if (node) {
         QString text = QString::fromStdString(node->output ? node->output->sample_text() : node->shape_text());
         if (node->output && node->parameters > 0)
-            text += QStringLiteral(" \u00B7 ") + tr("%1 parameters").arg(thousands_text(node->parameters));
+            text += QStringLiteral(" \u00B7 ") +
+                    tr("%1 parameters").arg(QString::fromStdString(session::format_thousands(node->parameters)));
         output_->setText(text);
         QStringList problems;
         for (const std::string& problem : node->problems) problems << QString::fromStdString(problem);

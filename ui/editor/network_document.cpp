@@ -158,24 +158,41 @@ std::optional<std::string> NetworkDocument::connect(const std::string& from, con
 }
 
 std::optional<std::string> NetworkDocument::disconnect(const std::string& from, const std::string& to) {
-    const model::LayerSpec* reader = layer(to);
-    if (!reader || std::find(reader->inputs.begin(), reader->inputs.end(), from) == reader->inputs.end())
-        return refuse("'" + from + "' does not feed '" + to + "'");
-    State after = state();
-    std::erase(after.network.layers[static_cast<std::size_t>(index_of(to))].inputs, from);
-    push(tr("Disconnect %1 from %2").arg(QString::fromStdString(from), QString::fromStdString(to)), std::move(after));
-    return std::nullopt;
+    return remove({}, {{from, to}});
 }
 
 std::optional<std::string> NetworkDocument::remove_layers(const std::vector<std::string>& names) {
+    return remove(names, {});
+}
+
+std::optional<std::string> NetworkDocument::remove(
+    const std::vector<std::string>& layers, const std::vector<std::pair<std::string, std::string>>& connections) {
     std::vector<std::string> present;
-    for (const std::string& name : names)
+    for (const std::string& name : layers)
         if (layer(name)) present.push_back(name);
-    if (present.empty()) return refuse("nothing to delete: select the layers first");
+    const auto removed = [&](const std::string& name) {
+        return std::find(present.begin(), present.end(), name) != present.end();
+    };
     State after = state();
+    std::size_t disconnected = 0;
+    for (const auto& [from, to] : connections) {
+        const model::LayerSpec* reader = layer(to);
+        if (!reader || std::find(reader->inputs.begin(), reader->inputs.end(), from) == reader->inputs.end())
+            return refuse("'" + from + "' does not feed '" + to + "'");
+        if (removed(from) || removed(to)) continue;  // goes with its layer
+        std::erase(after.network.layers[static_cast<std::size_t>(index_of(to))].inputs, from);
+        ++disconnected;
+    }
+    if (present.empty() && disconnected == 0) return refuse("nothing to delete: select the layers first");
     project::remove_layers(after.network, present);
-    const QString text = present.size() == 1 ? tr("Delete %1").arg(QString::fromStdString(present.front()))
-                                             : tr("Delete %1 layers").arg(present.size());
+    QString text = tr("Delete");
+    if (disconnected == 0)
+        text = present.size() == 1 ? tr("Delete %1").arg(QString::fromStdString(present.front()))
+                                   : tr("Delete %1 layers").arg(present.size());
+    else if (present.empty() && disconnected == 1)
+        text = tr("Disconnect %1 from %2")
+                   .arg(QString::fromStdString(connections.front().first),
+                        QString::fromStdString(connections.front().second));
     push(text, std::move(after));
     return std::nullopt;
 }

@@ -59,6 +59,11 @@ public:
     std::optional<std::string> connect(const std::string& from, const std::string& to);
     std::optional<std::string> disconnect(const std::string& from, const std::string& to);
     std::optional<std::string> remove_layers(const std::vector<std::string>& names);
+    // Layers (with their edges) and connections between layers that stay, in one step: the
+    // canvas's Delete, Cut and "Disconnect inputs". Refused when one of the connections is not
+    // there, or when there is nothing to remove.
+    std::optional<std::string> remove(const std::vector<std::string>& layers,
+                                      const std::vector<std::pair<std::string, std::string>>& connections);
     // Moves layers to new positions. Moves with the same non-zero `gesture` (one mouse drag, a
     // run of arrow-key nudges) merge into one undo step.
     std::optional<std::string> move_layers(const std::vector<std::pair<std::string, model::CanvasPosition>>& moves,

@@ -215,22 +215,10 @@ void NetworkScene::select_all() {
 
 void NetworkScene::delete_selection() {
     const QStringList layers = selected_layers();
-    std::vector<std::pair<QString, QString>> edges;
+    std::vector<std::pair<std::string, std::string>> connections;
     for (const auto& [names, edge] : edges_)
-        if (edge->isSelected() && !layers.contains(names.first) && !layers.contains(names.second))
-            edges.push_back(names);
-    as_one_step(tr("Delete"), edges, std_names(layers));
-}
-
-void NetworkScene::as_one_step(const QString& text, const std::vector<std::pair<QString, QString>>& edges_to_disconnect,
-                               const std::vector<std::string>& layers_to_remove) {
-    const std::size_t edits = edges_to_disconnect.size() + (layers_to_remove.empty() ? 0 : 1);
-    if (edits == 0) return;
-    QUndoStack* stack = document_->undo_stack();
-    if (edits > 1) stack->beginMacro(text);
-    for (const auto& [from, to] : edges_to_disconnect) document_->disconnect(from.toStdString(), to.toStdString());
-    if (!layers_to_remove.empty()) document_->remove_layers(layers_to_remove);
-    if (edits > 1) stack->endMacro();
+        if (edge->isSelected()) connections.emplace_back(names.first.toStdString(), names.second.toStdString());
+    if (!layers.isEmpty() || !connections.empty()) document_->remove(std_names(layers), connections);
 }
 
 void NetworkScene::copy_selection() {
@@ -248,7 +236,7 @@ void NetworkScene::copy_selection() {
 void NetworkScene::cut_selection() {
     copy_selection();
     const QStringList layers = selected_layers();
-    if (!layers.isEmpty()) as_one_step(tr("Cut"), {}, std_names(layers));
+    if (!layers.isEmpty()) document_->remove_layers(std_names(layers));
 }
 
 void NetworkScene::paste() {
@@ -465,9 +453,9 @@ void NetworkScene::keyPressEvent(QKeyEvent* event) {
 void NetworkScene::disconnect_inputs(const QString& name) {
     const model::LayerSpec* layer = document_->layer(name.toStdString());
     if (!layer) return;
-    std::vector<std::pair<QString, QString>> edges;
-    for (const std::string& input : layer->inputs) edges.emplace_back(qstring(input), name);
-    as_one_step(tr("Disconnect inputs of %1").arg(name), edges, {});
+    std::vector<std::pair<std::string, std::string>> connections;
+    for (const std::string& input : layer->inputs) connections.emplace_back(input, layer->name);
+    if (!connections.empty()) document_->remove({}, connections);
 }
 
 QMenu* NetworkScene::add_layer_menu(const QPointF& scene_pos, QWidget* parent) {

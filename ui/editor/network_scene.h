@@ -3,7 +3,7 @@
 // connection, kept in step with the document by layer name whenever it says changed(). The scene
 // never changes the network itself. It turns what the learner does into the document's edits:
 // a drag from port to port is connect(), a node drag is move_layers() with one gesture per drag
-// (one undo step), a palette drop is add_layer(), Del and the context menus are remove_layers()
+// (one undo step), a palette drop is add_layer(), Del and the context menus are remove()
 // and disconnect(), Ctrl+C/X/V go through the clipboard as project::layers_to_clipboard text.
 // A refused edit comes back from the document as its refused(reason) signal, which the window
 // shows; the scene adds no message of its own.
@@ -60,8 +60,7 @@ public:
 public slots:
     void select_layers(const QStringList& names);
     void select_all();
-    // Selected nodes through document->remove_layers (one step); selected edges between layers
-    // that stay through document->disconnect. Several edits are one undo step.
+    // The selected nodes and connections, through document->remove: one undo step.
     void delete_selection();
     void copy_selection();
     void cut_selection();
@@ -104,10 +103,6 @@ private:
     void move_dragged_nodes();
     void nudge_selection(double dx, double dy, bool new_gesture);
     void disconnect_inputs(const QString& name);
-    // Disconnects the edges, then removes the layers, as one undo step (a macro on the document's
-    // stack when there is more than one edit).
-    void as_one_step(const QString& text, const std::vector<std::pair<QString, QString>>& edges_to_disconnect,
-                     const std::vector<std::string>& layers_to_remove);
     QMenu* add_layer_menu(const QPointF& scene_pos, QWidget* parent);
 
     NetworkDocument* document_;

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "engine/project/network_edits.h"
+#include "engine/session/number_text.h"
 #include "ui/editor/edge_item.h"
 
 namespace bps::ui {
@@ -34,17 +35,6 @@ QColor blend(const QColor& a, const QColor& b, double b_share) {
     return QColor::fromRgbF(static_cast<float>(a.redF() * a_share + b.redF() * b_share),
                             static_cast<float>(a.greenF() * a_share + b.greenF() * b_share),
                             static_cast<float>(a.blueF() * a_share + b.blueF() * b_share));
-}
-
-// "1,234 params": the grouping learners know from Keras's summary, whatever the locale.
-QString format_params(std::size_t parameters) {
-    const QString digits = QString::number(parameters);
-    QString grouped;
-    for (qsizetype i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
-        grouped += digits[i];
-    }
-    return grouped + (parameters == 1 ? " param" : " params");
 }
 
 QPen cosmetic_pen(const QColor& colour, double width) {
@@ -171,7 +161,10 @@ void NodeItem::set_layer(const model::LayerSpec& layer, const model::NodeReport*
     if (report)
         for (const std::string& problem : report->problems) problems << QString::fromStdString(problem);
     const QString shape = report ? QString::fromStdString(report->shape_text()) : QString();
-    const QString params = report ? format_params(report->parameters) : QString();
+    // "1,234 params": the grouping learners know from Keras's summary and `backprop summary`.
+    const QString params = report ? QString::fromStdString(session::format_thousands(report->parameters)) +
+                                        (report->parameters == 1 ? " param" : " params")
+                                  : QString();
     // The scene calls this for every node after every edit (each step of a drag too): repaint
     // only what changed.
     if (layer.type == layer_type_ && inputs == inputs_ && problems == problems_ && shape == shape_text_ &&

@@ -5,9 +5,10 @@
 #include <QHeaderView>
 #include <QTableView>
 #include <algorithm>
+#include <string>
 
+#include "engine/session/number_text.h"
 #include "ui/editor/network_document.h"
-#include "ui/editor/number_text.h"
 
 namespace bps::ui {
 
@@ -88,43 +89,33 @@ QVariant SummaryModel::layer_data(const LayerRow& row, int column, int role) con
     if (role == Qt::ToolTipRole && row.has_problem && !row.problems.isEmpty()) return row.problems;
     // A layer that cannot run says so in its shape; the Problems dock has the whole message.
     if (role == Qt::ForegroundRole && row.has_problem && column == shape_column) return QColor(Qt::red);
-    if (role == Qt::DisplayRole) {
-        switch (column) {
-            case layer_column:
-                return row.name;
-            case type_column:
-                return row.type;
-            case shape_column:
-                return row.shape;
-            case parameters_column:
-                return thousands_text(row.parameters);
-            case flops_column:
-                return flops_text(row.flops);
-            case memory_column:
-                return bytes_text(row.activation_bytes);
-            default:
-                return {};
-        }
+    if (role != Qt::DisplayRole && role != value_role) return {};
+    // Each column's value, and the text it is shown as where that differs.
+    QVariant value;
+    std::string text;
+    switch (column) {
+        case layer_column:
+            return row.name;
+        case type_column:
+            return row.type;
+        case shape_column:
+            return row.shape;
+        case parameters_column:
+            value = QVariant::fromValue<qulonglong>(row.parameters);
+            text = session::format_thousands(row.parameters);
+            break;
+        case flops_column:
+            value = row.flops;
+            text = session::format_flops(row.flops);
+            break;
+        case memory_column:
+            value = QVariant::fromValue<qulonglong>(row.activation_bytes);
+            text = session::format_bytes(row.activation_bytes);
+            break;
+        default:
+            return {};
     }
-    if (role == value_role) {
-        switch (column) {
-            case layer_column:
-                return row.name;
-            case type_column:
-                return row.type;
-            case shape_column:
-                return row.shape;
-            case parameters_column:
-                return QVariant::fromValue<qulonglong>(row.parameters);
-            case flops_column:
-                return row.flops;
-            case memory_column:
-                return QVariant::fromValue<qulonglong>(row.activation_bytes);
-            default:
-                return {};
-        }
-    }
-    return {};
+    return role == value_role ? value : QVariant(QString::fromStdString(text));
 }
 
 QVariant SummaryModel::total_data(TotalRow which, int column, int role) const {
@@ -177,17 +168,17 @@ QVariant SummaryModel::total_data(TotalRow which, int column, int role) const {
         }
         if (shown) {
             value = QVariant::fromValue<qulonglong>(parameters);
-            text = thousands_text(parameters);
+            text = QString::fromStdString(session::format_thousands(parameters));
         }
     } else if (column == flops_column && (which == total_per_image || which == total_per_batch)) {
         const double flops = which == total_per_image ? totals_.flops : totals_.flops * static_cast<double>(batch);
         value = flops;
-        text = flops_text(flops);
+        text = QString::fromStdString(session::format_flops(flops));
     } else if (column == memory_column && (which == total_per_image || which == total_per_batch)) {
         const std::uint64_t bytes =
             which == total_per_image ? totals_.activation_bytes : totals_.activation_bytes * batch;
         value = QVariant::fromValue<qulonglong>(bytes);
-        text = bytes_text(bytes);
+        text = QString::fromStdString(session::format_bytes(bytes));
     }
     if (role == Qt::DisplayRole) return text.isEmpty() ? QVariant() : QVariant(text);
     if (role == value_role) return value;

@@ -1,10 +1,11 @@
 #pragma once
-// Numbers as a learner reads them.
+// Numbers as a learner reads them, the same in the CLI and the studio (the editor's summary and
+// nodes, `backprop summary`, the progress line): "225,034", "5.35 MFLOPs", "12.3 KiB".
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-namespace bps::cli {
+namespace bps::session {
 
 std::string format_bytes(std::uint64_t bytes);                         // "512 B", "48 KiB", "7.7 GiB"
 std::string format_milliseconds(double milliseconds);                  // "3.2 ms", "1.84 s"
@@ -13,4 +14,4 @@ std::string format_thousands(std::uint64_t value);                     // "225,0
 std::string format_flops(double flops);                                // "5.35 MFLOPs", "820 FLOPs"
 std::string format_duration(double seconds);                           // "42 s", "3 min 05 s", "1 h 02 min"
 
-}  // namespace bps::cli
+}  // namespace bps::session

@@ -1,8 +1,8 @@
-#include "app/cli/format.h"
+#include "engine/session/number_text.h"
 
 #include <cstdio>
 
-namespace bps::cli {
+namespace bps::session {
 
 std::string format_bytes(std::uint64_t bytes) {
     const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -67,4 +67,4 @@ std::string format_duration(double seconds) {
     return text;
 }
 
-}  // namespace bps::cli
+}  // namespace bps::session
