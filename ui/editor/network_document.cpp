@@ -13,6 +13,8 @@ namespace {
 
 constexpr int move_command_id = 1;
 constexpr int layer_edit_command_id = 2;
+constexpr int dataset_command_id = 3;
+constexpr int training_command_id = 4;
 constexpr double append_step_x = 180.0;
 
 bool same_dataset_source(const project::DatasetSettings& a, const project::DatasetSettings& b) {
@@ -108,6 +110,7 @@ const model::NodeReport* NetworkDocument::node_report(const std::string& name) c
 
 std::optional<std::string> NetworkDocument::add_layer(const std::string& label, model::CanvasPosition at,
                                                       std::string* added) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     const project::PaletteEntry* entry = project::palette_entry(label);
     if (!entry) return refuse("'" + label + "' is not a layer type");
     State after = state();
@@ -124,6 +127,7 @@ std::optional<std::string> NetworkDocument::add_layer(const std::string& label, 
 
 std::optional<std::string> NetworkDocument::append_layer(const std::string& label, const std::string& after_layer,
                                                          std::string* added) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     const project::PaletteEntry* entry = project::palette_entry(label);
     if (!entry) return refuse("'" + label + "' is not a layer type");
     const model::NetworkSpec& network = project_.network;
@@ -150,6 +154,7 @@ std::optional<std::string> NetworkDocument::append_layer(const std::string& labe
 }
 
 std::optional<std::string> NetworkDocument::connect(const std::string& from, const std::string& to) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     if (auto why = project::connection_refusal(project_.network, from, to)) return refuse(*why);
     State after = state();
     after.network.layers[static_cast<std::size_t>(project::layer_index(after.network, to))].inputs.push_back(from);
@@ -158,15 +163,18 @@ std::optional<std::string> NetworkDocument::connect(const std::string& from, con
 }
 
 std::optional<std::string> NetworkDocument::disconnect(const std::string& from, const std::string& to) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     return remove({}, {{from, to}});
 }
 
 std::optional<std::string> NetworkDocument::remove_layers(const std::vector<std::string>& names) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     return remove(names, {});
 }
 
 std::optional<std::string> NetworkDocument::remove(
     const std::vector<std::string>& layers, const std::vector<std::pair<std::string, std::string>>& connections) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     std::vector<std::string> present;
     for (const std::string& name : layers)
         if (layer(name)) present.push_back(name);
@@ -199,6 +207,7 @@ std::optional<std::string> NetworkDocument::remove(
 
 std::optional<std::string> NetworkDocument::move_layers(
     const std::vector<std::pair<std::string, model::CanvasPosition>>& moves, int gesture) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     State after = state();
     for (const auto& [name, position] : moves) {
         const int index = project::layer_index(after.network, name);
@@ -213,6 +222,7 @@ std::optional<std::string> NetworkDocument::move_layers(
 
 std::optional<std::string> NetworkDocument::update_layer(const std::string& name, const model::LayerSpec& changed,
                                                          int gesture) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     const int index = index_of(name);
     if (index < 0) return refuse("'" + name + "' is not a layer of this network");
     State after = state();
@@ -229,6 +239,7 @@ std::optional<std::string> NetworkDocument::update_layer(const std::string& name
 }
 
 std::optional<std::string> NetworkDocument::rename_layer(const std::string& name, const std::string& new_name) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     State after = state();
     if (auto why = project::rename_layer(after.network, name, new_name)) return refuse(*why);
     push(tr("Rename %1 to %2").arg(QString::fromStdString(name), QString::fromStdString(new_name)), std::move(after));
@@ -237,6 +248,7 @@ std::optional<std::string> NetworkDocument::rename_layer(const std::string& name
 
 std::optional<std::string> NetworkDocument::paste(const std::string& clipboard, double dx, double dy,
                                                   std::vector<std::string>* pasted) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     State after = state();
     std::vector<std::string> names;
     try {
@@ -251,34 +263,51 @@ std::optional<std::string> NetworkDocument::paste(const std::string& clipboard, 
 }
 
 std::optional<std::string> NetworkDocument::tidy() {
+    if (locked()) return refuse(lock_reason_.toStdString());
     State after = state();
     project::tidy_layout(after.network);
     push(tr("Tidy the layout"), std::move(after));
     return std::nullopt;
 }
 
-std::optional<std::string> NetworkDocument::set_dataset(const project::DatasetSettings& dataset) {
+std::optional<std::string> NetworkDocument::set_dataset(const project::DatasetSettings& dataset, int gesture) {
+    if (locked()) return refuse(lock_reason_.toStdString());
     State after = state();
     after.dataset = dataset;
-    push(tr("Change the dataset"), std::move(after));
+    push(tr("Change the dataset"), std::move(after), dataset_command_id, gesture);
     return std::nullopt;
 }
 
-std::optional<std::string> NetworkDocument::set_training(const project::TrainingSettings& training) {
+std::optional<std::string> NetworkDocument::set_training(const project::TrainingSettings& training, int gesture) {
     State after = state();
     after.training = training;
-    push(tr("Change the training settings"), std::move(after));
+    push(tr("Change the training settings"), std::move(after), training_command_id, gesture);
     return std::nullopt;
+}
+
+std::optional<std::string> NetworkDocument::set_device(const std::string& device) {
+    State after = state();
+    after.device = device;
+    push(tr("Change the device"), std::move(after));
+    return std::nullopt;
+}
+
+void NetworkDocument::set_locked(const QString& reason) {
+    if (reason == lock_reason_) return;
+    const bool was_locked = locked();
+    lock_reason_ = reason;
+    if (was_locked != locked()) emit lockChanged(locked());
 }
 
 NetworkDocument::State NetworkDocument::state() const {
-    return State{project_.network, project_.dataset, project_.training};
+    return State{project_.network, project_.dataset, project_.training, project_.device};
 }
 
 void NetworkDocument::apply(const State& state) {
     project_.network = state.network;
     project_.dataset = state.dataset;
     project_.training = state.training;
+    project_.device = state.device;
     recompute();
     emit changed();
 }
@@ -289,6 +318,7 @@ void NetworkDocument::push(const QString& text, State after, int merge_id, int g
     candidate.network = after.network;
     candidate.dataset = after.dataset;
     candidate.training = after.training;
+    candidate.device = after.device;
     if (project::project_to_json(candidate) == project::project_to_json(project_)) return;
     undo_stack_.push(new ProjectEditCommand(this, text, state(), std::move(after), merge_id, gesture));
 }

@@ -79,8 +79,19 @@ public:
                                      std::vector<std::string>* pasted = nullptr);
     std::optional<std::string> tidy();
     // The dataset (and so the input node's shape and the class count the output is checked against).
-    std::optional<std::string> set_dataset(const project::DatasetSettings& dataset);
-    std::optional<std::string> set_training(const project::TrainingSettings& training);
+    // Edits with the same non-zero `gesture` (a spin box's run of steps) merge into one undo step.
+    std::optional<std::string> set_dataset(const project::DatasetSettings& dataset, int gesture = 0);
+    std::optional<std::string> set_training(const project::TrainingSettings& training, int gesture = 0);
+    // The device preference: a device's index or name as `backprop devices` shows it; empty for
+    // the best device.
+    std::optional<std::string> set_device(const std::string& device);
+
+    // While a run trains this project, its network and dataset stay as the run read them: those
+    // edits (and undo, redo and paste) are refused with `reason`; the training settings stay
+    // editable (a learning rate changed during the run). An empty reason unlocks.
+    void set_locked(const QString& reason);
+    bool locked() const { return !lock_reason_.isEmpty(); }
+    const QString& lock_reason() const { return lock_reason_; }
 
     // A fresh gesture number for move_layers and update_layer.
     int new_gesture() { return ++last_gesture_; }
@@ -95,6 +106,8 @@ signals:
     void refused(const QString& reason);
     // file() or is_modified() changed: the window title follows.
     void fileStateChanged();
+    // set_locked changed the lock: the canvas and the inspector stop or start taking edits.
+    void lockChanged(bool locked);
 
 private:
     friend class ProjectEditCommand;
@@ -102,6 +115,7 @@ private:
         model::NetworkSpec network;
         project::DatasetSettings dataset;
         project::TrainingSettings training;
+        std::string device;
     };
     State state() const;
     void apply(const State& state);  // used by the commands' undo and redo
@@ -121,6 +135,7 @@ private:
     std::filesystem::path file_;
     QUndoStack undo_stack_;
     int last_gesture_ = 0;
+    QString lock_reason_;
 };
 
 }  // namespace bps::ui
