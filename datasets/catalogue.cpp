@@ -253,15 +253,20 @@ void download_dataset(const CatalogueEntry& entry, const fs::path& user_root, co
         for (const RemoteFile& file : entry.downloads) extract_archive(folder / file.name, folder);
 }
 
-DatasetSplits load_dataset(const CatalogueEntry& entry, const fs::path& user_root) {
+DatasetSplits load_dataset(const CatalogueEntry& entry, const fs::path& user_root, const ReadProgress& progress) {
     const LocalState state = local_state(entry, user_root);
     if (state.availability == Availability::missing || state.availability == Availability::partly_downloaded)
         throw DatasetError(state.folder, offline_help(entry, user_root));
     const bool downloaded = state.folder == user_dataset_dir(entry, user_root);
+    const std::size_t steps = entry.downloads.size() + 1;
+    std::size_t done = 0;
+    if (progress) progress(done, steps);
     // Files a learner copied in by hand are checked like downloads; the archive only before unpacking.
     if (downloaded && (entry.format == DatasetFormat::idx || state.availability == Availability::needs_unpacking)) {
         for (const RemoteFile& file : entry.downloads) {
-            if (is_verified(file, state.folder)) continue;
+            const bool verified = is_verified(file, state.folder);
+            if (progress) progress(++done, steps);
+            if (verified) continue;
             std::string problem = "does not match the catalogue's size and SHA-256 for ";
             problem += entry.title;
             problem += "; delete it and run 'backprop datasets download ";
@@ -273,7 +278,9 @@ DatasetSplits load_dataset(const CatalogueEntry& entry, const fs::path& user_roo
     if (state.availability == Availability::needs_unpacking)
         for (const RemoteFile& file : entry.downloads) extract_archive(state.folder / file.name, state.folder);
 
+    if (progress) progress(steps - 1, steps);
     DatasetSplits splits = read_dataset_folder(entry, state.folder);
+    if (progress) progress(steps, steps);
     expect_count(splits.train, entry.train_count, state.folder / entry.data_files.front(),
                  entry.title + "'s training set");
     expect_count(splits.test, entry.test_count,

@@ -79,6 +79,8 @@ void download_dataset(const CatalogueEntry& entry, const std::filesystem::path& 
 // Reads the train and test splits. Files downloaded into the user's folder are checked
 // against the catalogue's SHA-256 first, an archive is unpacked if needed. A missing dataset
 // is a DatasetError naming the folder, with offline_help as the problem.
-DatasetSplits load_dataset(const CatalogueEntry& entry, const std::filesystem::path& user_root);
+// `progress` counts the files checked, then the reading as one more step.
+DatasetSplits load_dataset(const CatalogueEntry& entry, const std::filesystem::path& user_root,
+                           const ReadProgress& progress = {});
 
 }  // namespace bps::datasets

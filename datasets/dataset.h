@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -44,6 +45,10 @@ struct Dataset {
 };
 
 // A dataset's predefined train and test splits (the image-folder reader gives only train).
+// Reading a dataset says how far it is: `done` of `total` steps (images of a folder, files of a
+// catalogue dataset), from any thread that reads. Empty: nobody listens.
+using ReadProgress = std::function<void(std::size_t done, std::size_t total)>;
+
 struct DatasetSplits {
     Dataset train;
     Dataset test;

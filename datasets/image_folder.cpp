@@ -194,7 +194,8 @@ std::vector<float> read_image_file(const std::filesystem::path& file, const Imag
     return image;
 }
 
-ImageFolderResult read_image_folder(const std::filesystem::path& folder, const ImageFolderOptions& options) {
+ImageFolderResult read_image_folder(const std::filesystem::path& folder, const ImageFolderOptions& options,
+                                    const ReadProgress& progress) {
     check_options(folder, options);
     std::error_code error;
     if (!std::filesystem::exists(folder, error)) throw DatasetError(folder, "does not exist");
@@ -222,18 +223,25 @@ ImageFolderResult read_image_folder(const std::filesystem::path& folder, const I
     dataset.name = dataset_name(folder);
     dataset.shape = ImageShape{options.channels, options.height, options.width};
     std::vector<std::size_t> loaded_per_class, skipped_per_class;
-    std::vector<float> image;
+    // Every class's files first, so that progress can count against the whole.
+    std::vector<std::vector<std::filesystem::path>> files_per_class;
+    std::size_t total = 0, done = 0;
     for (const std::filesystem::path& class_folder : class_folders) {
+        files_per_class.push_back(sorted_entries(class_folder, [](const std::filesystem::directory_entry& entry) {
+            std::error_code ignored;
+            return entry.is_regular_file(ignored) && has_image_extension(entry.path());
+        }));
+        total += files_per_class.back().size();
+    }
+    std::vector<float> image;
+    for (std::size_t class_index = 0; class_index < class_folders.size(); ++class_index) {
+        const std::filesystem::path& class_folder = class_folders[class_index];
         const auto label = static_cast<std::int32_t>(dataset.class_names.size());
         dataset.class_names.push_back(utf8_text(class_folder.filename()));
         std::size_t loaded = 0;
         const std::size_t skipped_before = result.skipped.size();
-        const std::vector<std::filesystem::path> files =
-            sorted_entries(class_folder, [](const std::filesystem::directory_entry& entry) {
-                std::error_code ignored;
-                return entry.is_regular_file(ignored) && has_image_extension(entry.path());
-            });
-        for (const std::filesystem::path& file : files) {
+        for (const std::filesystem::path& file : files_per_class[class_index]) {
+            if (progress) progress(done++, total);
             if (auto failed = decode_image(file, options, image)) {
                 result.skipped.push_back({file, failed->reason});
                 continue;
@@ -246,6 +254,7 @@ ImageFolderResult read_image_folder(const std::filesystem::path& folder, const I
         skipped_per_class.push_back(result.skipped.size() - skipped_before);
     }
 
+    if (progress) progress(total, total);
     if (dataset.size() == 0) {
         std::string problem = "holds no readable PNG or JPEG image";
         append_could_not_read(problem, result.skipped.size());

@@ -31,7 +31,9 @@ struct ImageFolderResult {
 // Files whose extension is not .png/.jpg/.jpeg (any case) are ignored, not "skipped".
 // DatasetError naming the folder: missing, not a folder, no class subfolders, fewer than 2
 // classes, no readable image at all, or options out of range (size 1..4096, channels 1 or 3).
-ImageFolderResult read_image_folder(const std::filesystem::path& folder, const ImageFolderOptions& options);
+// `progress` hears of every image, read or skipped.
+ImageFolderResult read_image_folder(const std::filesystem::path& folder, const ImageFolderOptions& options,
+                                    const ReadProgress& progress = {});
 
 // One image file decoded and resized: shape.per_sample() floats, CHW, [0,1].
 // DatasetError naming the file when it cannot be decoded.

@@ -55,7 +55,9 @@ bool TrainingRunner::start(session::JobSetup setup) {
         session::JobEvents events;
         events.stage = [&channel](const session::StageReport& s) { channel.record(QVariant::fromValue(s)); };
         events.started = [&channel](const session::RunFacts& f) { channel.record(QVariant::fromValue(f)); };
-        events.batch = [&channel](const session::BatchReport& b) { channel.report(QVariant::fromValue(b)); };
+        // Every report, in order: each is a point of the raw loss curve, and the engine already
+        // sends them at most every report_interval (~30 a second).
+        events.batch = [&channel](const session::BatchReport& b) { channel.record(QVariant::fromValue(b)); };
         events.epoch = [&channel](const session::EpochReport& e) { channel.record(QVariant::fromValue(e)); };
         std::optional<QVariant> outcome;
         events.finished = [&outcome](const session::JobResult& r) { outcome = QVariant::fromValue(r); };

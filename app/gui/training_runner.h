@@ -1,8 +1,8 @@
 #pragma once
 // The dashboard's handle on one training run: an engine session::TrainingJob forwarded through
-// the WorkerBridge, like downloads and dataset loading. Batch figures arrive coalesced (at most
-// ~30 a second, the latest wins); stage changes, the run's facts and epochs arrive every one, in
-// order; then exactly one finished() or failed(). Every signal comes on the UI thread, and no
+// the WorkerBridge, like downloads and dataset loading. Every report arrives, in order: batch
+// figures (the engine sends them at most ~30 a second, and the bridge delivers what came in one
+// go), stage changes, the run's facts and epochs; then exactly one finished() or failed(). Every signal comes on the UI thread, and no
 // call here waits for the device: the buttons only ask, and the stage signals confirm.
 #include <QObject>
 #include <memory>

@@ -9,8 +9,8 @@
 //
 // Used for downloads (app/gui/dataset_download.h), dataset loading (app/gui/dataset_loading.h)
 // and training (app/gui/training_runner.h). A training run's job function builds an engine
-// session::TrainingJob whose events go to the channel: batch figures through report() (coalesced),
-// stage changes, the run's facts and epochs through record() (every one, in order). It registers
+// session::TrainingJob whose events go to the channel through record() (every one, in order: the
+// engine already limits its batch reports to ~30 a second). It registers
 // on_stop([&job] { job.stop(); }), waits on its worker thread for the job to end (the UI thread
 // never does), removes the handler with on_stop({}) before the job goes, and returns the job's
 // result or failure as a value.

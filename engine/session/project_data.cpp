@@ -35,10 +35,12 @@ DataFacts project_data_facts(const project::DatasetSettings& settings) {
 }
 
 datasets::DatasetSplits load_project_data(const project::DatasetSettings& settings,
-                                          std::vector<datasets::SkippedImage>* skipped) {
+                                          std::vector<datasets::SkippedImage>* skipped,
+                                          const datasets::ReadProgress& progress) {
     if (settings.folder.empty())
-        return datasets::load_dataset(datasets::catalogue_entry(settings.name), datasets::user_data_root());
-    datasets::ImageFolderResult result = datasets::read_image_folder(settings.folder, folder_options(settings));
+        return datasets::load_dataset(datasets::catalogue_entry(settings.name), datasets::user_data_root(), progress);
+    datasets::ImageFolderResult result =
+        datasets::read_image_folder(settings.folder, folder_options(settings), progress);
     if (skipped) *skipped = std::move(result.skipped);
     datasets::DatasetSplits splits;
     splits.train = std::move(result.dataset);

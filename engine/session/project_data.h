@@ -25,6 +25,7 @@ DataFacts project_data_facts(const project::DatasetSettings& settings);
 // Reads the images; an image folder gives a training split only. `skipped` receives the folder's
 // unreadable files. Throws datasets::DatasetError (a missing dataset says how to get it).
 datasets::DatasetSplits load_project_data(const project::DatasetSettings& settings,
-                                          std::vector<datasets::SkippedImage>* skipped = nullptr);
+                                          std::vector<datasets::SkippedImage>* skipped = nullptr,
+                                          const datasets::ReadProgress& progress = {});
 
 }  // namespace bps::session

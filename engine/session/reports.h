@@ -28,9 +28,17 @@ struct BatchReport {
     std::size_t batches = 0;
     double loss = 0;      // mean over this epoch's samples so far
     double accuracy = 0;  // the same
+    // The mean over the batches since the previous report of this epoch (all of them when none
+    // was sent): the "raw" points of a learning curve, which the epoch's running mean smooths away.
+    double recent_loss = 0, recent_accuracy = 0;
     double images_per_second = 0;
     double epoch_seconds = 0;  // since the epoch began
     float learning_rate = 0;   // the rate of the last batch counted here
+    // Where the report stands in epochs, fractional: epoch + batch / batches (the curves' x).
+    double position() const {
+        return static_cast<double>(epoch) +
+               static_cast<double>(batch) / static_cast<double>(batches == 0 ? 1 : batches);
+    }
 };
 
 struct EpochReport {

@@ -23,6 +23,7 @@
 #include "engine/ops/runtime.h"
 #include "engine/session/evaluation.h"
 #include "engine/session/model_card.h"
+#include "engine/session/number_text.h"
 #include "engine/session/project_data.h"
 #include "engine/session/run_control.h"
 #include "engine/session/saved_weights.h"
@@ -62,6 +63,8 @@ const char* failure_kind_name(FailureKind kind) {
             return "device";
         case FailureKind::out_of_device_memory:
             return "out of device memory";
+        case FailureKind::diverged:
+            return "diverged";
         case FailureKind::internal:
             return "internal";
     }
@@ -79,6 +82,10 @@ struct TrainingJob::State {
     // What a generic exception means depends on what the worker was doing when it came.
     FailureKind phase = FailureKind::internal;
     std::string device_name;
+    std::uint64_t device_memory = 0, device_max_allocation = 0;
+    std::size_t network_bytes = 0;  // an estimate of what the run needs on the device, 0: unknown
+    JobResult result;
+    ModelCard kept_card;  // what a weights file saved after a failure says about its images  // filled as the work goes, so that a failure keeps what was trained
 
     template <typename Event, typename... Args>
     void send(const Event& event, const Args&... args) const {
@@ -95,6 +102,8 @@ struct TrainingJob::State {
     void run() noexcept;
     void work();
     JobFailure failure_of(std::exception_ptr error) const;
+    void keep_weights(JobFailure& failure) const noexcept;
+    std::string out_of_memory_message(const std::string& error) const;
 };
 
 namespace {
@@ -114,14 +123,34 @@ public:
 
 // The project's graph against the data's shape and classes, through the editor's graph report,
 // whose first problem is the one `backprop summary` shows.
-void check_network(const JobSetup& setup, const DataFacts& facts) {
+// Returns an estimate of the device memory the run needs: the parameters with their gradients
+// and optimiser state, and the activations of a batch with their gradients.
+std::size_t check_network(const JobSetup& setup, const DataFacts& facts) {
     const model::GraphReport report =
         project::project_report(setup.project, facts.shape, static_cast<int>(facts.class_count));
-    if (report.ok()) return;
+    if (report.ok()) {
+        std::size_t parameters = 0, activation_bytes = 0;
+        for (const model::NodeReport& node : report.nodes) {
+            parameters += node.parameters;
+            activation_bytes += node.activation_bytes;
+        }
+        const auto copies = static_cast<std::size_t>(2 + train::optimizer_state_count(setup.project.training.optimizer));
+        return parameters * sizeof(float) * copies +
+               activation_bytes * static_cast<std::size_t>(setup.project.training.batch_size) * 2;
+    }
     const model::GraphProblem& first = report.problems.front();
     const std::string layer =
         first.node ? setup.project.network.layers[static_cast<std::size_t>(*first.node)].name : std::string();
     throw NetworkProblem(setup.source.empty() ? std::string("the project") : setup.source, first.message, layer);
+}
+
+JobFailure failure(FailureKind kind, std::string message, std::string layer = {}, std::string file = {}) {
+    JobFailure made;
+    made.kind = kind;
+    made.message = std::move(message);
+    made.layer = std::move(layer);
+    made.file = std::move(file);
+    return made;
 }
 
 DataFacts facts_of(const TrainingData& data) {
@@ -131,46 +160,90 @@ DataFacts facts_of(const TrainingData& data) {
 }  // namespace
 
 JobFailure TrainingJob::State::failure_of(std::exception_ptr error) const {
-    JobFailure failure;
-    failure.kind = phase;
+    JobFailure failed;
+    failed.kind = phase;
     try {
         std::rethrow_exception(error);
     } catch (const NetworkProblem& e) {
-        failure = {FailureKind::project, e.what(), e.layer, e.source()};
+        failed = failure(FailureKind::project, e.what(), e.layer, e.source());
     } catch (const project::ProjectError& e) {
-        failure = {FailureKind::project, e.what(), {}, e.source()};
+        failed = failure(FailureKind::project, e.what(), {}, e.source());
     } catch (const model::ModelError& e) {
-        failure = {FailureKind::project, e.what(), {}, {}};
+        failed = failure(FailureKind::project, e.what(), {}, {});
     } catch (const datasets::DatasetError& e) {
-        failure = {FailureKind::data, e.what(), {}, e.file().string()};
+        failed = failure(FailureKind::data, e.what(), {}, e.file().string());
     } catch (const io::WeightsFileError& e) {
-        failure = {FailureKind::file, e.what(), {}, e.file().string()};
+        failed = failure(FailureKind::file, e.what(), {}, e.file().string());
     } catch (const device::NoDeviceError& e) {
-        failure = {FailureKind::no_device, e.what(), {}, {}};
+        failed = failure(FailureKind::no_device, e.what(), {}, {});
     } catch (const cl::ClError& e) {
         if (out_of_memory_status(e.status()))
-            failure = {FailureKind::out_of_device_memory,
-                       "the network does not fit the memory of " + device_name +
-                           " (try a smaller batch or network): " + e.what(),
-                       {},
-                       {}};
+            failed = failure(FailureKind::out_of_device_memory, out_of_memory_message(e.what()));
         else
-            failure = {FailureKind::device, device_name.empty() ? e.what() : device_name + ": " + e.what(), {}, {}};
+            failed = failure(FailureKind::device, device_name.empty() ? e.what() : device_name + ": " + e.what(), {}, {});
     } catch (const std::bad_alloc&) {
-        failure = {FailureKind::out_of_device_memory, "out of memory while preparing the run", {}, {}};
+        failed = failure(FailureKind::out_of_device_memory, "out of memory while preparing the run", {}, {});
+    } catch (const DivergenceError& e) {
+        failed = failure(FailureKind::diverged, e.what());
     } catch (const std::exception& e) {
-        failure.message = e.what();
+        failed.message = e.what();
     } catch (...) {
-        failure.message = "the job stopped on an unknown error";
+        failed.message = "the job stopped on an unknown error";
     }
-    return failure;
+    return failed;
+}
+
+// With the figures a learner can act on: what the device has, and what the network asks for.
+std::string TrainingJob::State::out_of_memory_message(const std::string& error) const {
+    std::string message = "the network does not fit the memory of ";
+    message += device_name.empty() ? std::string("the device") : device_name;
+    if (device_memory > 0) {
+        message += " (";
+        message += format_bytes(static_cast<double>(device_memory));
+        message += ", at most ";
+        message += format_bytes(static_cast<double>(device_max_allocation));
+        message += " in one buffer";
+        if (network_bytes > 0) {
+            message += "; this network needs about ";
+            message += format_bytes(static_cast<double>(network_bytes));
+            message += " at batch ";
+            message += std::to_string(setup.project.training.batch_size);
+        }
+        message += ")";
+    }
+    message += ": try a smaller batch size, fewer units or filters, or another device (";
+    message += error;
+    message += ")";
+    return message;
+}
+
+// A failure part-way through training saves the weights the device could still give back.
+void TrainingJob::State::keep_weights(JobFailure& failure) const noexcept {
+    failure.epochs_completed = result.epochs_completed;
+    if (!result.training_began || result.weights.empty() || failure.kind == FailureKind::diverged) return;
+    failure.weights = result.weights;
+    if (setup.save_weights.empty()) return;
+    try {
+        ModelCard card;
+        card.project = setup.project.name.empty() ? setup.source : setup.project.name;
+        card.shape = kept_card.shape;
+        card.class_names = kept_card.class_names;
+        card.normalization = kept_card.normalization;
+        io::save_weights(setup.save_weights, failure.weights, model_card_json(card));
+        failure.saved_to = setup.save_weights;
+        failure.message += "; the weights as they were after the last completed batch are saved in ";
+        failure.message += setup.save_weights.string();
+    } catch (...) {
+        // The failure already says what went wrong; a weights file that cannot be written adds nothing.
+    }
 }
 
 void TrainingJob::State::run() noexcept {
     try {
         work();
     } catch (...) {
-        const JobFailure failure = failure_of(std::current_exception());
+        JobFailure failure = failure_of(std::current_exception());
+        keep_weights(failure);
         try {
             stage(Stage::failed);
             send(events.failed, failure);
@@ -186,7 +259,6 @@ void TrainingJob::State::run() noexcept {
 }
 
 void TrainingJob::State::work() {
-    JobResult result;
     result.task = setup.task;
     project::Project& project = setup.project;
     project::TrainingSettings& training = project.training;
@@ -213,7 +285,7 @@ void TrainingJob::State::work() {
     } else {
         facts = setup.data ? facts_of(*setup.data) : project_data_facts(project.dataset);
     }
-    check_network(setup, facts);
+    network_bytes = check_network(setup, facts);
     if (!weights && !setup.weights.empty()) weights = read_saved_weights(setup.weights);
     if (setup.task == JobTask::evaluate) check_weights_fit(*weights, facts);
 
@@ -222,6 +294,8 @@ void TrainingJob::State::work() {
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const cl::DeviceInfo device = devices.at(cl::select_device(devices, setup.device_request));
     device_name = device.name;
+    device_memory = device.global_memory_bytes;
+    device_max_allocation = device.max_allocation_bytes;
     if (control.stop_requested()) return finish(result);
 
     cl::KernelCache cache(cl::kernel_cache_dir());
@@ -251,9 +325,17 @@ void TrainingJob::State::work() {
     std::vector<std::string> skipped;
     if (!data) {
         phase = FailureKind::data;
-        stage(Stage::preparing, "reading " + facts.title);
+        const std::string reading = "reading " + facts.title;
+        stage(Stage::preparing, reading);
         std::vector<datasets::SkippedImage> unreadable;
-        datasets::DatasetSplits splits = load_project_data(project.dataset, &unreadable);
+        // An image folder reports every image: pass on about one in a hundred.
+        std::size_t last_sent = 0;
+        datasets::DatasetSplits splits =
+            load_project_data(project.dataset, &unreadable, [&](std::size_t done, std::size_t total) {
+                if (done != total && done != 0 && done - last_sent < std::max<std::size_t>(total / 100, 1)) return;
+                last_sent = done;
+                stage(Stage::preparing, reading, done, total);
+            });
         for (const datasets::SkippedImage& image : unreadable)
             skipped.push_back(image.file.string() + ": " + image.reason);
         if (control.stop_requested()) return finish(result);
@@ -294,10 +376,14 @@ void TrainingJob::State::work() {
 
     TrainingRun run{runtime, project, *data, control, events, detached, setup.report_interval, {}};
     if (weights) run.starting_weights = std::move(weights->arrays);
+    run.on_divergence = setup.on_divergence;
+    kept_card.shape = data->train.shape;
+    kept_card.class_names = data->train.class_names;
+    kept_card.normalization = data->normalization;
     run.train(result);
     result.class_names = data->train.class_names;
 
-    if (!setup.save_weights.empty() && result.training_began) {
+    if (!setup.save_weights.empty() && result.training_began && result.diverged.empty()) {
         phase = FailureKind::file;
         ModelCard card;
         card.project = name;

@@ -8,11 +8,11 @@
 //
 // How the studio's dashboard drives a run, with nothing from cl/ or ops/. The job's events come on
 // its worker thread; app/gui's TrainingRunner forwards them through the one worker bridge as
-// signals on the UI thread (batch figures coalesced to ~30 a second), so widgets only see values:
+// signals on the UI thread (at most ~30 batch reports a second), so widgets only see values:
 //
 //     session::JobSetup setup;
 //     setup.project = editor->project();              // the network and its training settings
-//     setup.device_request = train_panel->device();   // "" for the best device
+//     setup.device_request = train_panel->device_request();  // "" for the best device
 //     setup.save_weights = run_folder / "weights.h5"; // checked before any image is read
 //     auto* runner = new app::TrainingRunner(this);
 //     connect(runner, &app::TrainingRunner::stageChanged, status, &RunStatus::show_stage);  // "building kernels 3/11"
@@ -70,6 +70,12 @@ struct JobSetup {
     // Batch reports come at most this often, and at the end of every epoch. Zero reports every
     // batch, waiting for the device each time (tests, stepping by hand).
     std::chrono::milliseconds report_interval{33};
+    // What a NaN or infinite loss does. stop: the job fails (FailureKind::diverged) and saves
+    // nothing, for the CLI, where nobody could resume; pause: the run pauses with the advice in
+    // its paused stage report, for the studio, where the learner decides. Either way no report
+    // with a non-finite loss is sent.
+    enum class OnDivergence { stop, pause };
+    OnDivergence on_divergence = OnDivergence::stop;
 };
 
 enum class Stage { preparing, running, paused, evaluating, finished, failed };
@@ -78,9 +84,10 @@ const char* stage_name(Stage stage);  // "preparing", "running", ...
 struct StageReport {
     Stage stage = Stage::preparing;
     // preparing: "choosing a device", "reading Fashion-MNIST", "building kernels", "building the
-    // network"; evaluating: "validation images" or "test images"; otherwise empty.
+    // network"; evaluating: "validation images" or "test images"; paused after a divergence: the
+    // advice (see JobSetup::on_divergence); otherwise empty.
     std::string activity;
-    std::size_t done = 0, total = 0;  // a counted activity (kernels 3 of 11); total 0: not counted
+    std::size_t done = 0, total = 0;  // a counted activity (kernels 3 of 11, files 2 of 4); total 0: not counted
 };
 
 // What the run is about to do, sent once preparation is over and before the first batch.
@@ -103,6 +110,7 @@ struct JobResult {
     JobTask task = JobTask::train;
     bool stopped = false;                 // stop() ended it early (it may still hold trained weights)
     bool training_began = false;          // false when it stopped while preparing: nothing was trained or saved
+    std::string diverged;                 // the loss became NaN or infinite (the advice); its weights are not saved
     int epochs_completed = 0;             // whole epochs
     std::optional<Evaluation> test;       // train: the test split after the last epoch; evaluate: the result
     bool whole_folder = false;            // evaluate: an image folder has no test split, all its images were used
@@ -120,6 +128,7 @@ enum class FailureKind {
     no_device,             // no OpenCL platform at all: `message` says how to install one
     device,                // the device cannot be found or failed
     out_of_device_memory,  // the network or batch does not fit the device's memory
+    diverged,              // the loss became NaN or infinite (JobSetup::OnDivergence::stop)
     internal,              // anything else
 };
 const char* failure_kind_name(FailureKind kind);
@@ -129,6 +138,12 @@ struct JobFailure {
     std::string message;  // complete, in a learner's words, naming the file, layer or device
     std::string layer;
     std::string file;
+    // A failure during training keeps what it can: the weights as they were after the last batch
+    // that completed (when the device could still give them back), saved to JobSetup::save_weights
+    // when that was asked for.
+    int epochs_completed = 0;
+    std::vector<io::NamedArray> weights;
+    std::filesystem::path saved_to;
 };
 
 // Every event runs on the job's worker thread, one at a time. A callback must return quickly and

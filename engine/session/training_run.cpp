@@ -1,6 +1,8 @@
 #include "engine/session/training_run.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "datasets/feeding.h"
 #include "datasets/image_folder.h"
@@ -25,33 +27,106 @@ struct Snapshot {
     std::size_t samples = 0;
 };
 
-BatchReport completed(Snapshot snapshot, double loss_sum, double correct) {
+// The epoch's totals at the previous report, so that a report can also say what the batches
+// since then did.
+struct ReportedTotals {
+    double loss_sum = 0, correct = 0;
+    std::size_t samples = 0;
+};
+
+BatchReport completed(Snapshot snapshot, double loss_sum, double correct, ReportedTotals& previous) {
     const double samples = static_cast<double>(std::max<std::size_t>(snapshot.samples, 1));
     snapshot.report.loss = loss_sum / samples;
     snapshot.report.accuracy = correct / samples;
+    const std::size_t new_samples = snapshot.samples > previous.samples ? snapshot.samples - previous.samples : 0;
+    const double recent = static_cast<double>(std::max<std::size_t>(new_samples, 1));
+    snapshot.report.recent_loss = (loss_sum - previous.loss_sum) / recent;
+    snapshot.report.recent_accuracy = (correct - previous.correct) / recent;
+    previous = ReportedTotals{loss_sum, correct, snapshot.samples};
     return snapshot.report;
+}
+
+bool finite(const BatchReport& report) {
+    return std::isfinite(report.loss) && std::isfinite(report.recent_loss);
+}
+
+std::string rate_text(double rate) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", rate);
+    return text;
 }
 }  // namespace
 
+std::string divergence_advice(const BatchReport& report) {
+    std::string advice = "the loss became ";
+    advice += std::isnan(report.loss) || std::isnan(report.recent_loss) ? "NaN (not a number)" : "infinite";
+    advice += " in epoch ";
+    advice += std::to_string(report.epoch + 1);
+    advice += ", batch ";
+    advice += std::to_string(report.batch);
+    advice += ", at learning rate ";
+    advice += rate_text(report.learning_rate);
+    advice += ": the training diverged. Stop this run and train again with a lower learning rate (try ";
+    advice += rate_text(report.learning_rate / 10.0);
+    advice += "), and check that the inputs are normalised";
+    return advice;
+}
+
 void TrainingRun::train(JobResult& result) {
+    const project::TrainingSettings& settings = project.training;
+    if (data.split.train.empty()) throw std::invalid_argument("the training split has no images");
+
+    if (events.stage && !detached) events.stage(StageReport{Stage::preparing, "building the network", 0, 0});
+    model::Network network(runtime, project::project_network(project, data.train.shape), settings.batch_size,
+                           settings.optimizer, settings.seed);
+    if (!starting_weights.empty()) io::upload_parameters(runtime, network, starting_weights, "the starting weights");
+
+    result.training_began = true;
+    const Clock::time_point started = Clock::now();
+    try {
+        run_epochs(network, result);
+    } catch (const DivergenceError&) {
+        throw;  // its weights are not worth keeping
+    } catch (...) {
+        // Keep what the device can still give back, for the job to save; its error goes on.
+        try {
+            result.weights = io::download_parameters(runtime, network);
+        } catch (...) {
+            result.weights.clear();
+        }
+        result.seconds = seconds_since(started);
+        throw;
+    }
+    if (!result.stopped && data.test.size() > 0) {
+        if (events.stage && !detached) events.stage(StageReport{Stage::evaluating, "test images", 0, 0});
+        result.test = evaluate(network, data.test);
+    }
+    result.weights = io::download_parameters(runtime, network);
+    result.seconds = seconds_since(started);
+}
+
+void TrainingRun::run_epochs(model::Network& network, JobResult& result) {
     const auto send = [this](const auto& event, const auto& value) {
         if (event && !detached) event(value);
     };
     const auto stage = [&](Stage stage, std::string activity = {}) {
         send(events.stage, StageReport{stage, std::move(activity), 0, 0});
     };
+    // A non-finite loss is never reported: the run stops, or pauses with the advice.
+    const auto report_batch = [&](const BatchReport& report) {
+        if (finite(report)) return send(events.batch, report);
+        if (!result.diverged.empty()) return;  // already said; the run waits in its pause
+        result.diverged = divergence_advice(report);
+        if (on_divergence == JobSetup::OnDivergence::stop) throw DivergenceError(result.diverged);
+        control.pause();  // honoured before the next batch, whose paused stage carries the advice
+    };
+    const auto paused_stage = [&](bool paused) {
+        stage(paused ? Stage::paused : Stage::running, paused ? result.diverged : std::string());
+    };
     const project::TrainingSettings& settings = project.training;
     const project::DatasetSettings& feeding = project.dataset;
-    if (data.split.train.empty()) throw std::invalid_argument("the training split has no images");
 
-    stage(Stage::preparing, "building the network");
-    model::Network network(runtime, project::project_network(project, data.train.shape), settings.batch_size,
-                           settings.optimizer, settings.seed);
-    if (!starting_weights.empty()) io::upload_parameters(runtime, network, starting_weights, "the starting weights");
-
-    result.training_began = true;
     stage(Stage::running);
-    const Clock::time_point started = Clock::now();
     const float project_rate = settings.optimizer.learning_rate;
     for (int epoch = 0; epoch < settings.epochs && !result.stopped; ++epoch) {
         // The order depends only on (seed, epoch): a run can be replayed exactly.
@@ -62,6 +137,7 @@ void TrainingRun::train(JobResult& result) {
             settings.seed ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(epoch + 1)));
         const std::size_t batch_count = batches.batch_count();
         network.clear_totals();
+        ReportedTotals reported;
         const Clock::time_point epoch_start = Clock::now();
         Clock::time_point last_report = epoch_start;
         ops::AsyncRead totals_read;
@@ -71,7 +147,7 @@ void TrainingRun::train(JobResult& result) {
         Snapshot latest;
         datasets::Batch batch;
         for (std::size_t done = 1; batches.next(batch); ++done) {
-            if (!control.before_batch([&](bool paused) { stage(paused ? Stage::paused : Stage::running); })) {
+            if (!control.before_batch(paused_stage)) {
                 result.stopped = true;
                 break;
             }
@@ -82,7 +158,7 @@ void TrainingRun::train(JobResult& result) {
             network.train_step(batch.images, batch.labels, rate);
             images += batch.count();
 
-            latest.report = BatchReport{epoch, settings.epochs, done, batch_count, 0, 0, 0, 0, rate};
+            latest.report = BatchReport{epoch, settings.epochs, done, batch_count, 0, 0, 0, 0, 0, 0, rate};
             latest.report.epoch_seconds = seconds_since(epoch_start);
             latest.report.images_per_second = static_cast<double>(images) / std::max(latest.report.epoch_seconds, 1e-9);
             latest.samples = images;
@@ -90,12 +166,12 @@ void TrainingRun::train(JobResult& result) {
             if (report_interval.count() == 0 || control.stepping()) {
                 // Every batch, or a single step of a paused run: worth waiting for.
                 const model::Network::Totals totals = network.read_totals();
-                send(events.batch, completed(latest, totals.loss_sum, totals.correct));
+                report_batch(completed(latest, totals.loss_sum, totals.correct, reported));
                 continue;
             }
             if (pending && totals_read.ready()) {
                 const std::vector<float>& totals = totals_read.values();
-                send(events.batch, completed(in_flight, totals[0], totals[1]));
+                report_batch(completed(in_flight, totals[0], totals[1], reported));
                 pending = false;
             }
             const Clock::time_point now = Clock::now();
@@ -109,7 +185,7 @@ void TrainingRun::train(JobResult& result) {
         if (result.stopped) break;
         // One blocking read per epoch: its last batch report and the epoch's figures.
         const model::Network::Totals totals = network.read_totals();
-        send(events.batch, completed(latest, totals.loss_sum, totals.correct));
+        report_batch(completed(latest, totals.loss_sum, totals.correct, reported));
         EpochReport report;
         report.epoch = epoch;
         report.epochs = settings.epochs;
@@ -125,14 +201,8 @@ void TrainingRun::train(JobResult& result) {
         send(events.epoch, report);
         // Back to what the run is doing: a run stepped through its epoch's end is still paused.
         if (epoch + 1 < settings.epochs && !data.split.validation.empty())
-            stage(control.paused() ? Stage::paused : Stage::running);
+            stage(control.paused() ? Stage::paused : Stage::running, control.paused() ? result.diverged : "");
     }
-    if (!result.stopped && data.test.size() > 0) {
-        stage(Stage::evaluating, "test images");
-        result.test = evaluate(network, data.test);
-    }
-    result.weights = io::download_parameters(runtime, network);
-    result.seconds = seconds_since(started);
 }
 
 std::unique_ptr<model::Network> network_with_weights(ops::Runtime& runtime, const project::Project& project,

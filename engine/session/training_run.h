@@ -6,6 +6,8 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "engine/model/network.h"
@@ -26,10 +28,25 @@ struct TrainingRun {
     const std::atomic<bool>& detached;  // no events once the job object is gone
     std::chrono::milliseconds report_interval;
     std::vector<io::NamedArray> starting_weights;  // empty: initialise from the project's seed
+    JobSetup::OnDivergence on_divergence = JobSetup::OnDivergence::stop;
 
-    // Trains to the end or to a stop; fills the result's training fields and weights.
+    // Trains to the end or to a stop; fills the result's training fields and weights. When the
+    // device fails part-way, the result keeps the weights it could still read back, and the
+    // error goes on to the job.
     void train(JobResult& result);
+
+private:
+    void run_epochs(model::Network& network, JobResult& result);
 };
+
+// The loss became NaN or infinite and the job stops (JobSetup::OnDivergence::stop).
+class DivergenceError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// What to tell the learner when the loss stops being a number: where, at what rate, and what to try.
+std::string divergence_advice(const BatchReport& report);
 
 // The project's network for `shape` images on `runtime`, holding the saved weights.
 std::unique_ptr<model::Network> network_with_weights(ops::Runtime& runtime, const project::Project& project,

@@ -294,3 +294,27 @@ TEST_CASE("A folder and classes with non-ASCII names load, with UTF-8 names", "[
     CHECK(result.dataset.size() == 2);
     CHECK(result.skipped.empty());
 }
+
+TEST_CASE("Reading a folder counts every image, read or skipped, against the whole", "[image_folder]") {
+    test::TempDir dir("image-progress");
+    const fs::path root = dir.path() / "photos";
+    fs::create_directories(root / "cats");
+    fs::create_directories(root / "dogs");
+    for (const char* name : {"c0.png", "c1.png", "c2.png"}) write_random_png(root / "cats" / name, 3, 3, 3, 30);
+    for (const char* name : {"d0.png", "d1.png"}) write_random_png(root / "dogs" / name, 3, 3, 3, 40);
+    write_text(root / "dogs" / "letter.png", "not an image");
+    write_text(root / "dogs" / "notes.txt", "not counted");
+
+    std::vector<std::pair<std::size_t, std::size_t>> heard;
+    const datasets::ImageFolderResult result =
+        datasets::read_image_folder(root, options_for(3, 3, 3), [&](std::size_t done, std::size_t total) {
+            heard.emplace_back(done, total);
+        });
+    CHECK(result.dataset.size() == 5);
+    // 0..5 before each of the six images, then 6 of 6 at the end.
+    REQUIRE(heard.size() == 7);
+    for (std::size_t i = 0; i < heard.size(); ++i) {
+        CHECK(heard[i].first == i);
+        CHECK(heard[i].second == 6);
+    }
+}

@@ -1,6 +1,6 @@
 // A training run driven from the UI thread as the dashboard will drive it: through the
 // TrainingRunner (the engine's job behind the WorkerBridge). Every signal comes on the UI thread,
-// batch figures are coalesced, stages and epochs all arrive in order, pause/step/resume are
+// every report (batch figures, stages, epochs) arrives in order, pause/step/resume are
 // confirmed by stage signals, and a network that cannot work fails with its layer. The test
 // waits on signals with a bound, never on the clock.
 #include <QSignalSpy>
@@ -76,10 +76,20 @@ private slots:
         const session::RunFacts facts = started.at(0).at(0).value<session::RunFacts>();
         QCOMPARE(facts.train_images, std::size_t{192});
         QCOMPARE(facts.validation_images, std::size_t{64});
-        // Every epoch arrives; batch figures are coalesced but the epochs' last batches are there.
+        // Every epoch arrives, and every batch report the engine sent, in order: each epoch's last
+        // batch among them, and positions that only grow.
         QCOMPARE(epochs.count(), 3);
-        QVERIFY(batches.count() >= 1);
+        QVERIFY(batches.count() >= 3);
         QVERIFY(batches.count() <= 36);
+        int epoch_ends = 0;
+        double position = 0;
+        for (const QList<QVariant>& arguments : batches) {
+            const session::BatchReport report = arguments.at(0).value<session::BatchReport>();
+            if (report.batch == 12) ++epoch_ends;
+            QVERIFY(report.position() > position);
+            position = report.position();
+        }
+        QCOMPARE(epoch_ends, 3);
         const session::BatchReport last = batches.last().at(0).value<session::BatchReport>();
         QCOMPARE(last.epoch, 2);
         QCOMPARE(last.batch, std::size_t{12});

@@ -566,3 +566,99 @@ TEST_CASE("weights from another network are refused with what differs", "[job][w
                                                         "it was saved from a different network"));
     }
 }
+
+TEST_CASE("a report also says what the batches since the previous report did, and where it stands in epochs", "[job]") {
+    Recorder run;
+    run_to_end(run, setup_of(small_project()));
+    REQUIRE(run.batches.size() == 36);
+    // Every batch reported: the recent figures are each batch's own, recovered from the running
+    // means of 16 images per batch.
+    for (std::size_t i = 0; i < run.batches.size(); ++i) {
+        const BatchReport& report = run.batches[i];
+        const double n = static_cast<double>(report.batch);
+        const double previous_loss = report.batch == 1 ? 0.0 : run.batches[i - 1].loss * (n - 1);
+        const double previous_accuracy = report.batch == 1 ? 0.0 : run.batches[i - 1].accuracy * (n - 1);
+        CHECK(report.recent_loss == Approx(report.loss * n - previous_loss).epsilon(1e-4));
+        CHECK(report.recent_accuracy == Approx(report.accuracy * n - previous_accuracy).margin(1e-6));
+        CHECK(report.position() == Approx(report.epoch + n / 12.0));
+    }
+    // A batch's accuracy is a count of 16 images.
+    CHECK(run.batches[5].recent_accuracy * 16 == Approx(std::round(run.batches[5].recent_accuracy * 16)).margin(1e-6));
+
+    // On a timer, a report covers the batches since the previous one of its epoch.
+    Recorder timed;
+    run_to_end(timed, setup_of(small_project(), std::chrono::hours(1)));
+    REQUIRE(timed.batches.size() == 3);
+    for (const BatchReport& report : timed.batches) {
+        CHECK(report.recent_loss == Approx(report.loss));  // the only report of its epoch
+        CHECK(report.position() == Approx(report.epoch + 1.0));
+    }
+}
+
+TEST_CASE("a diverging run stops with advice and saves nothing, or pauses with the advice", "[job]") {
+    TempDir dir("job-divergence");
+    project::Project wild = small_project();
+    wild.training.optimizer.learning_rate = 1e20f;  // the weights overflow within a few batches
+    const auto all_finite = [](const Recorder& run) {
+        for (const BatchReport& report : run.batches)
+            if (!std::isfinite(report.loss) || !std::isfinite(report.recent_loss)) return false;
+        return true;
+    };
+    SECTION("stop (the CLI): a failure of its own kind, and no weights file") {
+        Recorder run;
+        JobSetup setup = setup_of(wild);
+        setup.save_weights = dir.path() / "w.h5";
+        run_to_end(run, std::move(setup));
+        REQUIRE(run.failure);
+        CHECK(run.failure->kind == FailureKind::diverged);
+        CHECK_THAT(run.failure->message, Catch::StartsWith("the loss became "));
+        CHECK_THAT(run.failure->message, Catch::Contains("at learning rate 1e+20"));
+        CHECK_THAT(run.failure->message, Catch::Contains("lower learning rate (try 1e+19)"));
+        CHECK_THAT(run.failure->message, Catch::Contains("normalised"));
+        CHECK(run.failure->weights.empty());
+        CHECK_FALSE(std::filesystem::exists(dir.path() / "w.h5"));
+        CHECK(all_finite(run));
+    }
+    SECTION("pause (the studio): the paused stage carries the advice; a stop then saves nothing") {
+        Recorder run;
+        JobSetup setup = setup_of(wild);
+        setup.save_weights = dir.path() / "w.h5";
+        setup.on_divergence = JobSetup::OnDivergence::pause;
+        TrainingJob job(std::move(setup), run.events());
+        INFO("the job never paused itself");
+        REQUIRE(run.wait_until_paused());
+        {
+            std::lock_guard lock(run.mutex);
+            CHECK_THAT(run.stages.back().activity, Catch::StartsWith("the loss became "));
+            CHECK_THAT(run.stages.back().activity, Catch::Contains("lower learning rate"));
+        }
+        job.stop();
+        REQUIRE(run.wait_until([&] { return run.ended(); }));
+        REQUIRE(run.result);
+        CHECK(run.result->stopped);
+        CHECK_THAT(run.result->diverged, Catch::StartsWith("the loss became "));
+        CHECK(run.result->saved_to.empty());
+        CHECK_FALSE(std::filesystem::exists(dir.path() / "w.h5"));
+        CHECK(all_finite(run));
+    }
+}
+
+TEST_CASE("a failure after training keeps the weights trained", "[job]") {
+    // The destination's folder is there when the job checks it and gone when the weights are
+    // saved: the failure names the file and still holds every trained array.
+    TempDir dir("job-failure-keeps-weights");
+    const std::filesystem::path folder = dir.path() / "runs";
+    std::filesystem::create_directories(folder);
+    Recorder run;
+    run.on_batch = [&folder](const BatchReport& report) {
+        if (report.epoch == 0 && report.batch == 1) std::filesystem::remove_all(folder);
+    };
+    JobSetup setup = setup_of(small_project());
+    setup.save_weights = folder / "w.h5";
+    run_to_end(run, std::move(setup));
+    REQUIRE(run.failure);
+    CHECK(run.failure->kind == FailureKind::file);
+    CHECK(run.failure->epochs_completed == 3);
+    CHECK(run.failure->weights.size() == 4);
+    CHECK(run.failure->saved_to.empty());
+}
