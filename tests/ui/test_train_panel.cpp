@@ -6,7 +6,9 @@
 // only an active run hears a new learning rate.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
+#include <QFocusEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -184,6 +186,22 @@ private slots:
         batch->stepBy(-1);
         QCOMPARE(f.training().batch_size, 32);
         QCOMPARE(f.undo().index(), steps + 1);
+    }
+
+    void leavingASpinBoxEndsItsRunOfSteps() {
+        Fixture f;
+        auto* epochs = f.field<QSpinBox>("epochs");
+        const int first = epochs->value();
+        epochs->stepBy(1);
+        epochs->stepBy(1);
+        QCOMPARE(f.undo().count(), 1);
+        QFocusEvent leave(QEvent::FocusOut, Qt::TabFocusReason);
+        QCoreApplication::sendEvent(epochs, &leave);
+        epochs->stepBy(1);
+        QCOMPARE(f.undo().count(), 2);
+        f.undo().undo();
+        QCOMPARE(epochs->value(), f.training().epochs);
+        QCOMPARE(f.training().epochs, first + 2);
     }
 
     void theLearningRateStepsOnALogScaleAsOneUndoStep() {
@@ -468,6 +486,7 @@ private slots:
                 auto* widget = f.panel.findChild<QWidget*>(name);
                 QVERIFY2(widget, name);
                 QVERIFY2(!widget->isEnabled(), name);
+                QVERIFY2(!widget->toolTip().isEmpty(), name);  // every setting says what it does
             }
             QVERIFY(f.panel.learning_rate_box()->isEnabled());
             QVERIFY(line->isVisible());
@@ -539,6 +558,7 @@ private slots:
     void thePanelPaintsItsFieldsAndButtons() {
         Fixture f;
         f.panel.show();
+        QCoreApplication::processEvents();  // the layouts settle, as in a window's event loop
         const QPixmap idle = f.panel.grab();
         QVERIFY(!idle.isNull());
         const QString folder = qEnvironmentVariable("TRAIN_PANEL_SCREENSHOTS");
@@ -547,6 +567,7 @@ private slots:
         f.field<QComboBox>("schedule")->setCurrentIndex(2);
         f.panel.set_train_enabled(false, "Fix the problems in the Problems dock first");
         f.panel.set_run_state(RunState::paused);
+        QCoreApplication::processEvents();
         QVERIFY(f.panel.grab().save(folder + "/train_panel_paused.png"));
     }
 };

@@ -7,7 +7,6 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
@@ -79,10 +78,24 @@ public:
     }
 };
 
-// Learning rates are tried on a log scale: a step goes along 1, 2, 5, 10, 20, ... (about x2 a step).
-class RateSpinBox : public QDoubleSpinBox {
+// Six decimals are needed for small rates, but "0.010000" hides the number in zeros: "0.01".
+class CompactSpinBox : public QDoubleSpinBox {
 public:
     using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double value) const override {
+        QString text = QDoubleSpinBox::textFromValue(value);
+        const QChar point = locale().decimalPoint().front();
+        if (!text.contains(point)) return text;
+        while (text.endsWith(QLatin1Char('0'))) text.chop(1);
+        if (text.endsWith(point)) text.append(QLatin1Char('0'));
+        return text;
+    }
+};
+
+// Learning rates are tried on a log scale: a step goes along 1, 2, 5, 10, 20, ... (about x2 a step).
+class RateSpinBox : public CompactSpinBox {
+public:
+    using CompactSpinBox::CompactSpinBox;
     void stepBy(int steps) override {
         double rate = std::max(value(), min_learning_rate);
         for (; steps > 0; --steps) rate = next_on_ladder(rate, true);
@@ -129,6 +142,20 @@ void check_quietly(QCheckBox* box, bool checked) {
     box->setChecked(checked);
 }
 
+// The groups are separate forms; one label width for all keeps their fields in one column.
+void align_labels(QWidget* content) {
+    const QList<QFormLayout*> forms = content->findChildren<QFormLayout*>();
+    int width = 0;
+    for (QFormLayout* form : forms)
+        for (int row = 0; row < form->rowCount(); ++row)
+            if (QLayoutItem* label = form->itemAt(row, QFormLayout::LabelRole); label && label->widget())
+                width = std::max(width, label->widget()->sizeHint().width());
+    for (QFormLayout* form : forms)
+        for (int row = 0; row < form->rowCount(); ++row)
+            if (QLayoutItem* label = form->itemAt(row, QFormLayout::LabelRole); label && label->widget())
+                label->widget()->setMinimumWidth(width);
+}
+
 QPushButton* run_button(const QString& text, const char* object_name, QStyle::StandardPixmap icon, const QString& tip,
                         QWidget* parent) {
     auto* button = new QPushButton(parent->style()->standardIcon(icon), text, parent);
@@ -159,6 +186,7 @@ TrainPanel::TrainPanel(NetworkDocument* document, std::vector<device::DeviceDesc
     layout->addWidget(build_data());
     layout->addWidget(build_device());
     layout->addStretch(1);
+    align_labels(content);
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
@@ -289,12 +317,12 @@ QWidget* TrainPanel::build_optimiser() {
                                      tr("How far each update moves the weights; too high and the loss jumps "
                                         "around or explodes, too low and learning crawls."));
     optimiser_form_->addRow(tr("Learning rate"), learning_rate_);
-    momentum_ = double_spin_box(new QDoubleSpinBox(box), "momentum", 0.0, 0.999, 3,
+    momentum_ = double_spin_box(new CompactSpinBox(box), "momentum", 0.0, 0.999, 3,
                                 tr("How much of the previous step carries into the next, like a ball rolling "
                                    "downhill: it smooths noisy gradients and speeds up along valleys."));
     momentum_->setSingleStep(0.01);
     optimiser_form_->addRow(tr("Momentum"), momentum_);
-    weight_decay_ = double_spin_box(new QDoubleSpinBox(box), "weightDecay", 0.0, 1.0, 6,
+    weight_decay_ = double_spin_box(new CompactSpinBox(box), "weightDecay", 0.0, 1.0, 6,
                                     tr("Pulls every weight a little towards zero at each update, which keeps the "
                                        "network simpler and often helps it generalise."));
     weight_decay_->setSingleStep(0.0001);
@@ -352,16 +380,16 @@ QWidget* TrainPanel::build_schedule() {
     schedule_->setToolTip(
         tr("How the learning rate changes over the epochs: large steps early to get close, "
            "small steps late to settle."));
-    schedule_form_->addRow(tr("Learning rate"), schedule_);
+    schedule_form_->addRow(tr("Kind"), schedule_);
     step_size_ = spin_box(new QSpinBox(box), "stepSize", 1, max_epochs,
                           tr("Every this many epochs the learning rate is multiplied by the factor below."));
     step_size_->setSuffix(tr(" epochs"));
     schedule_form_->addRow(tr("Every"), step_size_);
-    gamma_ = double_spin_box(new QDoubleSpinBox(box), "gamma", 0.001, 1.0, 3,
+    gamma_ = double_spin_box(new CompactSpinBox(box), "gamma", 0.001, 1.0, 3,
                              tr("What the learning rate is multiplied by at each step (0.1 divides it by ten)."));
     gamma_->setSingleStep(0.05);
     schedule_form_->addRow(tr("Multiply by"), gamma_);
-    min_rate_ = double_spin_box(new QDoubleSpinBox(box), "minimumRate", 0.0, max_learning_rate, 6,
+    min_rate_ = double_spin_box(new CompactSpinBox(box), "minimumRate", 0.0, max_learning_rate, 6,
                                 tr("Where the cosine curve brings the learning rate by the last epoch."));
     min_rate_->setSingleStep(0.0001);
     schedule_form_->addRow(tr("Minimum rate"), min_rate_);
@@ -411,21 +439,16 @@ QWidget* TrainPanel::build_data() {
         tr("Shifts and scales the pixels to mean 0 and spread 1 (measured on the training "
            "images), which makes learning faster and steadier."));
     form->addRow(QString(), normalise_);
-    random_crop_ = new QCheckBox(tr("Random crop, padding"), box);
+    random_crop_ = new QCheckBox(tr("Random crop"), box);
     random_crop_->setObjectName("randomCrop");
     random_crop_->setToolTip(
         tr("Pads each image and cuts it back at a random place, so the network learns that "
            "an object a few pixels off is still the same object."));
+    form->addRow(tr("Augment"), random_crop_);
     crop_padding_ = spin_box(new QSpinBox(box), "cropPadding", 1, max_crop_padding,
                              tr("How many pixels of zeros surround the image before the random crop."));
     crop_padding_->setSuffix(tr(" px"));
-    auto* crop_row = new QWidget(box);
-    auto* crop_layout = new QHBoxLayout(crop_row);
-    crop_layout->setContentsMargins(0, 0, 0, 0);
-    crop_layout->addWidget(random_crop_);
-    crop_layout->addWidget(crop_padding_);
-    crop_layout->addStretch(1);
-    form->addRow(tr("Augment"), crop_row);
+    form->addRow(tr("Crop padding"), crop_padding_);
     flip_ = new QCheckBox(tr("Horizontal flip"), box);
     flip_->setObjectName("horizontalFlip");
     flip_->setToolTip(
