@@ -1,9 +1,436 @@
-// placeholder: replaced by the dashboard work
+// The run list under the offscreen platform, on run folders written with session::write_run: the
+// rows and their figures, ticks, stable colours, renaming, deleting and exporting on disk.
+#include <QAction>
+#include <QFile>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
-class Placeholder : public QObject {
+#include <QTreeWidget>
+#include <filesystem>
+#include <fstream>
+
+#include "engine/session/number_text.h"
+#include "engine/session/run_record.h"
+#include "ui/dashboard/run_list.h"
+
+using bps::ui::RunList;
+namespace session = bps::session;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path path_of(const QTemporaryDir& dir) {
+    return fs::path(dir.path().toStdWString());
+}
+
+session::RunRecord write_run(const fs::path& runs, const std::string& started_at, const std::string& name,
+                             double validation_accuracy, bool with_weights = false) {
+    session::RunRecord record;
+    record.folder = session::create_run_folder(runs, started_at);
+    record.receipt.name = name;
+    record.receipt.started_at = started_at;
+    record.receipt.seconds = 185;
+    record.receipt.project_name = "cnn";
+    record.receipt.device = "Test GPU";
+    record.receipt.outcome = "finished";
+    record.receipt.epochs_completed = 4;
+    record.receipt.validation = session::Evaluation{0.4, validation_accuracy, 600};
+    if (with_weights) {
+        record.receipt.weights_file = "weights.h5";
+        std::ofstream out(record.folder / "weights.h5", std::ios::binary);
+        out << "HDF5 weights of " << name << '\0' << "\x01\x02";
+    }
+    record.history.batches = {{0.5, 1.0, 0.5, 0.01, 1000}};
+    session::write_run(record);
+    return record;
+}
+
+QString id_of(const session::RunRecord& record) {
+    return QString::fromStdString(record.id());
+}
+
+QByteArray bytes_of(const QString& file) {
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly)) return {};
+    return in.readAll();
+}
+
+}  // namespace
+
+class RunListTest : public QObject {
     Q_OBJECT
 private slots:
-    void placeholder() { QVERIFY(true); }
+    void show_folder_lists_runs_oldest_first_with_their_figures();
+    void ticking_and_unticking_announce_the_ticked_runs();
+    void colours_differ_and_stay_when_a_run_is_removed();
+    void renaming_through_the_api_and_the_item_changes_the_receipt();
+    void an_empty_name_is_refused();
+    void remove_asks_first_and_deletes_the_folder();
+    void the_active_run_cannot_be_removed();
+    void export_copies_the_weights_and_asks_before_replacing();
+    void a_run_without_weights_cannot_be_exported();
+    void a_damaged_run_is_named_under_the_list();
+    void add_run_and_update_run_refresh_the_row();
+    void the_delete_key_deletes_the_selected_run();
 };
-QTEST_MAIN(Placeholder)
+
+void RunListTest::show_folder_lists_runs_oldest_first_with_their_figures() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto later = write_run(runs, "2026-11-23T19:10:00", "Adam", 0.876);
+    const auto earlier = write_run(runs, "2026-11-23T18:42:15", "SGD", 0.5);
+
+    RunList list;
+    list.show_folder(runs);
+    QCOMPARE(list.folder(), runs);
+    QCOMPARE(list.run_ids(), QStringList({id_of(earlier), id_of(later)}));
+    QTreeWidget* tree = list.tree();
+    QCOMPARE(tree->topLevelItemCount(), 2);
+    const QTreeWidgetItem* first = tree->topLevelItem(0);
+    QCOMPARE(first->text(RunList::run_column), QString("SGD"));
+    QCOMPARE(first->text(RunList::started_column), QString("2026-11-23 18:42:15"));
+    QCOMPARE(first->text(RunList::outcome_column), QString("finished"));
+    QCOMPARE(first->text(RunList::epochs_column), QString("4"));
+    QCOMPARE(first->text(RunList::validation_column), QString("50.0 %"));
+    QCOMPARE(first->text(RunList::test_column), QString("—"));
+    QCOMPARE(first->text(RunList::device_column), QString("Test GPU"));
+    QCOMPARE(first->text(RunList::duration_column), QString::fromStdString(session::format_duration(185)));
+    QCOMPARE(tree->topLevelItem(1)->text(RunList::validation_column), QString("87.6 %"));
+    QVERIFY(list.problems_label()->isHidden());
+    // A freshly opened project shows its latest run.
+    QCOMPARE(list.ticked_runs(), QStringList({id_of(later)}));
+    QVERIFY(list.run(id_of(earlier)) != nullptr);
+    QCOMPARE(list.run(id_of(earlier))->receipt.name, std::string("SGD"));
+    QVERIFY(list.run("nope") == nullptr);
+}
+
+void RunListTest::ticking_and_unticking_announce_the_ticked_runs() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto a = write_run(runs, "2026-11-23T18:00:00", "a", 0.5);
+    const auto b = write_run(runs, "2026-11-23T18:10:00", "b", 0.6);
+    const auto c = write_run(runs, "2026-11-23T18:20:00", "c", 0.7);
+    RunList list;
+    list.show_folder(runs);
+    QSignalSpy ticked(&list, &RunList::tickedRunsChanged);
+
+    list.set_ticked(id_of(a), true);
+    QCOMPARE(ticked.count(), 1);
+    QCOMPARE(ticked.takeFirst().at(0).toStringList(), QStringList({id_of(a), id_of(c)}));
+
+    // Through the item, as a click on the box does.
+    list.tree()->topLevelItem(1)->setCheckState(RunList::run_column, Qt::Checked);
+    QCOMPARE(ticked.count(), 1);
+    QCOMPARE(ticked.takeFirst().at(0).toStringList(), QStringList({id_of(a), id_of(b), id_of(c)}));
+
+    list.set_ticked(id_of(c), false);
+    QCOMPARE(ticked.count(), 1);
+    QCOMPARE(ticked.takeFirst().at(0).toStringList(), QStringList({id_of(a), id_of(b)}));
+    QCOMPARE(list.ticked_runs(), QStringList({id_of(a), id_of(b)}));
+
+    list.set_ticked(id_of(c), false);  // no change, no signal
+    QCOMPARE(ticked.count(), 0);
+    // Showing the same folder again keeps the ticks.
+    list.show_folder(runs);
+    QCOMPARE(list.ticked_runs(), QStringList({id_of(a), id_of(b)}));
+}
+
+void RunListTest::colours_differ_and_stay_when_a_run_is_removed() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto a = write_run(runs, "2026-11-23T18:00:00", "a", 0.5);
+    const auto b = write_run(runs, "2026-11-23T18:10:00", "b", 0.6);
+    const auto c = write_run(runs, "2026-11-23T18:20:00", "c", 0.7);
+    RunList list;
+    list.confirm = [](const QString&) { return true; };
+    list.show_folder(runs);
+    const QColor colour_a = list.colour_of(id_of(a));
+    const QColor colour_b = list.colour_of(id_of(b));
+    const QColor colour_c = list.colour_of(id_of(c));
+    QVERIFY(colour_a.isValid());
+    QVERIFY(colour_a != colour_b);
+    QVERIFY(colour_a != colour_c);
+    QVERIFY(colour_b != colour_c);
+
+    list.set_ticked(id_of(a), true);
+    list.set_ticked(id_of(c), false);
+    QString error;
+    QVERIFY2(list.remove(id_of(b), &error), qPrintable(error));
+    QCOMPARE(list.colour_of(id_of(a)), colour_a);
+    QCOMPARE(list.colour_of(id_of(c)), colour_c);
+    QVERIFY(!list.colour_of(id_of(b)).isValid());
+
+    // A new run takes the freed colour, not one of a listed run.
+    const auto d = write_run(runs, "2026-11-23T18:30:00", "d", 0.8);
+    list.add_run(d);
+    QCOMPARE(list.colour_of(id_of(d)), colour_b);
+    QCOMPARE(list.colour_of(id_of(a)), colour_a);
+    QCOMPARE(list.colour_of(id_of(c)), colour_c);
+}
+
+void RunListTest::renaming_through_the_api_and_the_item_changes_the_receipt() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto record = write_run(runs, "2026-11-23T18:00:00", "Run 1", 0.5);
+    RunList list;
+    list.show_folder(runs);
+    QSignalSpy renamed(&list, &RunList::runRenamed);
+    QSignalSpy ticked(&list, &RunList::tickedRunsChanged);
+
+    QString error;
+    QVERIFY2(list.rename(id_of(record), "Adam, lr 0.003", &error), qPrintable(error));
+    QCOMPARE(session::read_run(record.folder).receipt.name, std::string("Adam, lr 0.003"));
+    QCOMPARE(list.tree()->topLevelItem(0)->text(RunList::run_column), QString("Adam, lr 0.003"));
+    QCOMPARE(renamed.count(), 1);
+    QCOMPARE(renamed.at(0).at(0).toString(), id_of(record));
+    QCOMPARE(renamed.at(0).at(1).toString(), QString("Adam, lr 0.003"));
+
+    // Editing the name in place ends in setText on the item.
+    list.tree()->topLevelItem(0)->setText(RunList::run_column, "Edited");
+    QCOMPARE(session::read_run(record.folder).receipt.name, std::string("Edited"));
+    QCOMPARE(list.run(id_of(record))->receipt.name, std::string("Edited"));
+    QCOMPARE(renamed.count(), 2);
+    QCOMPARE(ticked.count(), 0);  // a rename is not a tick
+}
+
+void RunListTest::an_empty_name_is_refused() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto record = write_run(runs, "2026-11-23T18:00:00", "Run 1", 0.5);
+    RunList list;
+    list.show_folder(runs);
+    QSignalSpy problems(&list, &RunList::problem);
+    list.tree()->topLevelItem(0)->setText(RunList::run_column, "   ");
+    QCOMPARE(list.tree()->topLevelItem(0)->text(RunList::run_column), QString("Run 1"));
+    QCOMPARE(session::read_run(record.folder).receipt.name, std::string("Run 1"));
+    QCOMPARE(problems.count(), 1);
+    QVERIFY(problems.at(0).at(0).toString().contains("needs a name"));
+}
+
+void RunListTest::remove_asks_first_and_deletes_the_folder() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto keep = write_run(runs, "2026-11-23T18:00:00", "keep", 0.5);
+    const auto record = write_run(runs, "2026-11-23T18:10:00", "Run 2", 0.5);
+    RunList list;
+    list.show_folder(runs);
+    QSignalSpy removed(&list, &RunList::runRemoved);
+    QSignalSpy ticked(&list, &RunList::tickedRunsChanged);
+    QStringList questions;
+    bool answer = false;
+    list.confirm = [&](const QString& question) {
+        questions << question;
+        return answer;
+    };
+
+    QString error;
+    QVERIFY(!list.remove(id_of(record), &error));
+    QVERIFY(error.isEmpty());
+    QCOMPARE(questions.size(), 1);
+    QVERIFY(questions.at(0).contains("Run 2"));
+    QVERIFY(fs::exists(record.folder));
+    QCOMPARE(removed.count(), 0);
+    QCOMPARE(list.run_ids().size(), 2);
+
+    answer = true;
+    QVERIFY2(list.remove(id_of(record), &error), qPrintable(error));
+    QVERIFY(!fs::exists(record.folder));
+    QVERIFY(fs::exists(keep.folder));
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(removed.at(0).at(0).toString(), id_of(record));
+    QCOMPARE(list.run_ids(), QStringList({id_of(keep)}));
+    // It was the ticked (latest) run: the overlay loses it.
+    QCOMPARE(ticked.count(), 1);
+    QCOMPARE(ticked.at(0).at(0).toStringList(), QStringList());
+
+    // The Delete button deletes the selected run, asking first.
+    list.select_run(id_of(keep));
+    QVERIFY(list.delete_button()->isEnabled());
+    list.delete_button()->click();
+    QCOMPARE(questions.size(), 3);
+    QVERIFY(!fs::exists(keep.folder));
+    QVERIFY(list.run_ids().isEmpty());
+}
+
+void RunListTest::the_active_run_cannot_be_removed() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto record = write_run(runs, "2026-11-23T18:00:00", "Training now", 0.5);
+    RunList list;
+    list.show_folder(runs);
+    int asked = 0;
+    list.confirm = [&](const QString&) {
+        ++asked;
+        return true;
+    };
+    QSignalSpy problems(&list, &RunList::problem);
+    list.set_active_run(id_of(record));
+    list.select_run(id_of(record));
+    QVERIFY(!list.delete_button()->isEnabled());
+
+    QString error;
+    QVERIFY(!list.remove(id_of(record), &error));
+    QVERIFY(error.contains("Training now"));
+    QCOMPARE(asked, 0);
+    QVERIFY(fs::exists(record.folder));
+    QCOMPARE(problems.count(), 1);
+    QCOMPARE(problems.at(0).at(0).toString(), error);
+
+    QMenu* menu = list.context_menu(id_of(record));
+    for (QAction* action : menu->actions())
+        if (action->text() == "Delete…") QVERIFY(!action->isEnabled());
+    delete menu;
+
+    list.set_active_run(QString());
+    QVERIFY(list.delete_button()->isEnabled());
+    QVERIFY2(list.remove(id_of(record), &error), qPrintable(error));
+    QVERIFY(!fs::exists(record.folder));
+}
+
+void RunListTest::export_copies_the_weights_and_asks_before_replacing() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto record = write_run(runs, "2026-11-23T18:00:00", "Run 1", 0.5, true);
+    RunList list;
+    list.show_folder(runs);
+    const QString source = QString::fromStdWString(record.weights().wstring());
+    const QByteArray original = bytes_of(source);
+    QVERIFY(original.size() > 10);
+
+    QString error;
+    const QString destination = dir.filePath("exported.h5");
+    QVERIFY2(list.export_weights(id_of(record), destination, &error), qPrintable(error));
+    QCOMPARE(bytes_of(destination), original);
+
+    // An existing file: replaced only when the learner agrees.
+    {
+        QFile other(destination);
+        QVERIFY(other.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        other.write("older file");
+    }
+    list.confirm = [](const QString&) { return false; };
+    QVERIFY(!list.export_weights(id_of(record), destination, &error));
+    QCOMPARE(bytes_of(destination), QByteArray("older file"));
+    list.confirm = [](const QString& question) { return question.contains("exported.h5"); };
+    QVERIFY2(list.export_weights(id_of(record), destination, &error), qPrintable(error));
+    QCOMPARE(bytes_of(destination), original);
+
+    // Through the button, with the path the dialog would give.
+    QString suggested;
+    const QString second = dir.filePath("second.h5");
+    list.ask_export_path = [&](const QString& offered) {
+        suggested = offered;
+        return second;
+    };
+    list.select_run(id_of(record));
+    QVERIFY(list.export_button()->isEnabled());
+    list.export_button()->click();
+    QVERIFY(suggested.endsWith("cnn-Run 1.h5"));
+    QCOMPARE(bytes_of(second), original);
+}
+
+void RunListTest::a_run_without_weights_cannot_be_exported() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto record = write_run(runs, "2026-11-23T18:00:00", "No weights", 0.5);
+    RunList list;
+    list.show_folder(runs);
+    list.select_run(id_of(record));
+    QVERIFY(!list.export_button()->isEnabled());
+    QSignalSpy problems(&list, &RunList::problem);
+    QString error;
+    QVERIFY(!list.export_weights(id_of(record), dir.filePath("x.h5"), &error));
+    QVERIFY(error.contains("No weights"));
+    QCOMPARE(problems.count(), 1);
+    QVERIFY(!QFile::exists(dir.filePath("x.h5")));
+
+    QMenu* menu = list.context_menu(id_of(record));
+    QStringList enabled;
+    for (QAction* action : menu->actions())
+        if (!action->isSeparator() && action->isEnabled()) enabled << action->text();
+    QCOMPARE(enabled, QStringList({"Rename", "Show in folder", "Delete…"}));
+    delete menu;
+}
+
+void RunListTest::a_damaged_run_is_named_under_the_list() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    write_run(runs, "2026-11-23T18:00:00", "fine", 0.5);
+    const fs::path damaged = session::create_run_folder(runs, "2026-11-23T18:30:00");
+    {
+        std::ofstream out(damaged / "receipt.json");
+        out << "{ not json";
+    }
+    RunList list;
+    list.show_folder(runs);
+    QCOMPARE(list.run_ids().size(), 1);
+    QVERIFY(!list.problems_label()->isHidden());
+    QVERIFY(list.problems_label()->text().contains(QString::fromStdString(damaged.filename().string())));
+    QVERIFY(list.problems_label()->text().contains("receipt.json"));
+}
+
+void RunListTest::add_run_and_update_run_refresh_the_row() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto old = write_run(runs, "2026-11-23T18:00:00", "old", 0.5);
+    RunList list;
+    list.show_folder(runs);
+    list.set_ticked(id_of(old), false);
+    QSignalSpy ticked(&list, &RunList::tickedRunsChanged);
+
+    session::RunRecord started;
+    started.folder = session::create_run_folder(runs, "2026-11-23T19:00:00");
+    started.receipt.name = "Run 2";
+    started.receipt.started_at = "2026-11-23T19:00:00";
+    session::write_run(started);
+    list.add_run(started);
+    list.set_active_run(id_of(started));
+    QCOMPARE(list.run_ids(), QStringList({id_of(old), id_of(started)}));
+    QCOMPARE(ticked.count(), 1);
+    QCOMPARE(ticked.at(0).at(0).toStringList(), QStringList({id_of(started)}));
+    const QTreeWidgetItem* row = list.tree()->topLevelItem(1);
+    QCOMPARE(row->text(RunList::outcome_column), QString("training"));
+    QCOMPARE(row->text(RunList::validation_column), QString("—"));
+
+    session::RunRecord finished = started;
+    finished.receipt.outcome = "finished";
+    finished.receipt.epochs_completed = 3;
+    finished.receipt.validation = session::Evaluation{0.3, 0.9, 600};
+    finished.receipt.test = session::Evaluation{0.35, 0.875, 1000};
+    list.update_run(finished);
+    list.set_active_run(QString());
+    QCOMPARE(row->text(RunList::outcome_column), QString("finished"));
+    QCOMPARE(row->text(RunList::epochs_column), QString("3"));
+    QCOMPARE(row->text(RunList::validation_column), QString("90.0 %"));
+    QCOMPARE(row->text(RunList::test_column), QString("87.5 %"));
+    QCOMPARE(list.run(id_of(started))->receipt.epochs_completed, 3);
+    QCOMPARE(list.run_ids().size(), 2);
+}
+
+void RunListTest::the_delete_key_deletes_the_selected_run() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto record = write_run(runs, "2026-11-23T18:00:00", "Run 1", 0.5);
+    RunList list;
+    int asked = 0;
+    list.confirm = [&](const QString&) {
+        ++asked;
+        return true;
+    };
+    list.show_folder(runs);
+    list.show();
+    list.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&list));
+    list.select_run(id_of(record));
+    list.tree()->setFocus();
+    QTest::keyClick(list.tree(), Qt::Key_Delete);
+    QCOMPARE(asked, 1);
+    QVERIFY(!fs::exists(record.folder));
+    QVERIFY(list.run_ids().isEmpty());
+}
+
+QTEST_MAIN(RunListTest)
 #include "test_run_list.moc"

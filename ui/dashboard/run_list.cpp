@@ -1,1 +1,459 @@
-// placeholder: replaced by the dashboard work
+#include "ui/dashboard/run_list.h"
+
+#include <QDesktopServices>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIcon>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QPushButton>
+#include <QShortcut>
+#include <QStyledItemDelegate>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "engine/session/number_text.h"
+
+namespace bps::ui {
+
+namespace {
+
+constexpr int id_role = Qt::UserRole;
+
+// Only the name is edited in place; the other columns are the run's facts.
+class ReadOnlyDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QWidget* createEditor(QWidget*, const QStyleOptionViewItem&, const QModelIndex&) const override { return nullptr; }
+};
+
+QString text_of(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+std::filesystem::path path_of(const QString& path) {
+    return std::filesystem::path(path.toStdWString());
+}
+
+QString path_text(const std::filesystem::path& path) {
+    return QString::fromStdWString(path.wstring());
+}
+
+QString percent(const std::optional<session::Evaluation>& evaluation) {
+    if (!evaluation) return QStringLiteral("—");
+    return QString::number(evaluation->accuracy * 100.0, 'f', 1) + QStringLiteral(" %");
+}
+
+QString outcome_text(const session::RunRecord& record, bool active) {
+    if (!record.receipt.outcome.empty()) return text_of(record.receipt.outcome);
+    return active ? QStringLiteral("training") : QStringLiteral("unfinished");
+}
+
+QIcon swatch(const QColor& colour) {
+    QPixmap pixmap(12, 12);
+    pixmap.fill(colour);
+    return QIcon(pixmap);
+}
+
+// "Run 3" -> "Run 3.h5" beside the project; characters no file system accepts become '-'.
+QString suggested_file_name(const session::RunRecord& record) {
+    QString name = text_of(record.receipt.project_name);
+    if (!name.isEmpty()) name += QLatin1Char('-');
+    name += record.receipt.name.empty() ? QString::fromStdString(record.id()) : text_of(record.receipt.name);
+    for (QChar& c : name)
+        if (QStringLiteral("/\\:*?\"<>|").contains(c)) c = QLatin1Char('-');
+    return name + QStringLiteral(".h5");
+}
+
+}  // namespace
+
+QColor RunList::palette_colour(int index) {
+    static const QColor colours[palette_size] = {
+        QColor(0x4E, 0x79, 0xA7), QColor(0xF2, 0x8E, 0x2B), QColor(0xE1, 0x57, 0x59), QColor(0x76, 0xB7, 0xB2),
+        QColor(0x59, 0xA1, 0x4F), QColor(0xED, 0xC9, 0x48), QColor(0xB0, 0x7A, 0xA1), QColor(0xFF, 0x9D, 0xA7),
+        QColor(0x9C, 0x75, 0x5F), QColor(0xBA, 0xB0, 0xAC)};
+    return colours[((index % palette_size) + palette_size) % palette_size];
+}
+
+RunList::RunList(QWidget* parent) : QWidget(parent) {
+    confirm = [this](const QString& question) {
+        return QMessageBox::question(this, tr("Runs"), question, QMessageBox::Yes | QMessageBox::No, QMessageBox::No) ==
+               QMessageBox::Yes;
+    };
+    // The list asks about replacing a file itself (through `confirm`), so the dialog does not.
+    ask_export_path = [this](const QString& suggested) {
+        return QFileDialog::getSaveFileName(this, tr("Export weights"), suggested, tr("Weights (*.h5)"), nullptr,
+                                            QFileDialog::DontConfirmOverwrite);
+    };
+
+    tree_ = new QTreeWidget(this);
+    tree_->setColumnCount(column_count);
+    tree_->setHeaderLabels({tr("Run"), tr("Started"), tr("Outcome"), tr("Epochs"), tr("Validation accuracy"),
+                            tr("Test accuracy"), tr("Device"), tr("Duration")});
+    tree_->setRootIsDecorated(false);
+    tree_->setUniformRowHeights(true);
+    tree_->setSelectionMode(QAbstractItemView::SingleSelection);
+    tree_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+    auto* read_only = new ReadOnlyDelegate(tree_);
+    for (int column = started_column; column < column_count; ++column)
+        tree_->setItemDelegateForColumn(column, read_only);
+    tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+
+    problems_ = new QLabel(this);
+    problems_->setWordWrap(true);
+    problems_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    problems_->setStyleSheet(QStringLiteral("color: #a33; font-size: small;"));
+    problems_->hide();
+
+    export_ = new QPushButton(tr("Export weights…"), this);
+    delete_ = new QPushButton(tr("Delete…"), this);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch();
+    buttons->addWidget(export_);
+    buttons->addWidget(delete_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(tree_, 1);
+    layout->addWidget(problems_);
+    layout->addLayout(buttons);
+
+    connect(tree_, &QTreeWidget::itemChanged, this, &RunList::item_changed);
+    connect(tree_, &QTreeWidget::itemSelectionChanged, this, &RunList::update_buttons);
+    connect(tree_, &QWidget::customContextMenuRequested, this, [this](const QPoint& position) {
+        QTreeWidgetItem* item = tree_->itemAt(position);
+        if (!item) return;
+        tree_->setCurrentItem(item);
+        QMenu* menu = context_menu(item->data(run_column, id_role).toString());
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(tree_->viewport()->mapToGlobal(position));
+    });
+    connect(export_, &QPushButton::clicked, this, &RunList::export_selected);
+    connect(delete_, &QPushButton::clicked, this, &RunList::delete_selected);
+    // Only while the list itself has the focus: Delete in the name editor edits the name.
+    auto* delete_key = new QShortcut(QKeySequence(QKeySequence::Delete), tree_);
+    delete_key->setContext(Qt::WidgetShortcut);
+    connect(delete_key, &QShortcut::activated, this, &RunList::delete_selected);
+    update_buttons();
+}
+
+void RunList::show_folder(const std::filesystem::path& runs_folder) {
+    const bool same_project = runs_folder == folder_;
+    QStringList kept_ticks;
+    if (same_project) {
+        kept_ticks = ticked_runs();
+    } else {
+        colour_index_.clear();
+        active_.clear();
+    }
+    folder_ = runs_folder;
+    std::vector<std::string> problems;
+    std::vector<session::RunRecord> runs = session::list_runs(runs_folder, &problems);
+
+    filling_ = true;
+    tree_->clear();
+    runs_.clear();
+    filling_ = false;
+    // A freshly opened project shows its latest run, the one a learner most likely wants to see.
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const QString id = QString::fromStdString(runs[i].id());
+        const bool ticked = same_project ? kept_ticks.contains(id) : i + 1 == runs.size();
+        append_row(runs[i], ticked);
+    }
+
+    QStringList lines;
+    for (const std::string& problem : problems) lines << text_of(problem);
+    problems_->setText(lines.isEmpty() ? QString() : tr("Runs that could not be read:\n") + lines.join('\n'));
+    problems_->setVisible(!lines.isEmpty());
+    update_buttons();
+    emit tickedRunsChanged(ticked_runs());
+}
+
+void RunList::add_run(const session::RunRecord& record) {
+    if (index_of(QString::fromStdString(record.id())) >= 0) {
+        update_run(record);
+        return;
+    }
+    append_row(record, true);
+    update_buttons();
+    emit tickedRunsChanged(ticked_runs());
+}
+
+void RunList::update_run(const session::RunRecord& record) {
+    const QString id = QString::fromStdString(record.id());
+    const int index = index_of(id);
+    if (index < 0) {
+        add_run(record);
+        return;
+    }
+    runs_[static_cast<std::size_t>(index)] = record;
+    fill_row(tree_->topLevelItem(index), record);
+    update_buttons();
+}
+
+QStringList RunList::run_ids() const {
+    QStringList ids;
+    for (const session::RunRecord& record : runs_) ids << QString::fromStdString(record.id());
+    return ids;
+}
+
+QStringList RunList::ticked_runs() const {
+    QStringList ids;
+    for (int row = 0; row < tree_->topLevelItemCount(); ++row) {
+        const QTreeWidgetItem* item = tree_->topLevelItem(row);
+        if (item->checkState(run_column) == Qt::Checked) ids << item->data(run_column, id_role).toString();
+    }
+    return ids;
+}
+
+void RunList::set_ticked(const QString& id, bool ticked) {
+    QTreeWidgetItem* item = item_of(id);
+    if (!item) return;
+    // itemChanged announces the change.
+    item->setCheckState(run_column, ticked ? Qt::Checked : Qt::Unchecked);
+}
+
+const session::RunRecord* RunList::run(const QString& id) const {
+    const int index = index_of(id);
+    return index < 0 ? nullptr : &runs_[static_cast<std::size_t>(index)];
+}
+
+QColor RunList::colour_of(const QString& id) const {
+    if (index_of(id) < 0) return {};
+    return palette_colour(colour_index_.value(id));
+}
+
+void RunList::set_active_run(const QString& id) {
+    active_ = id;
+    for (std::size_t i = 0; i < runs_.size(); ++i) fill_row(tree_->topLevelItem(static_cast<int>(i)), runs_[i]);
+    update_buttons();
+}
+
+bool RunList::rename(const QString& id, const QString& name, QString* error) {
+    const int index = index_of(id);
+    if (index < 0) return fail(error, tr("There is no run %1 to rename.").arg(id));
+    const QString trimmed = name.trimmed();
+    session::RunRecord& record = runs_[static_cast<std::size_t>(index)];
+    if (trimmed.isEmpty()) {
+        fill_row(tree_->topLevelItem(index), record);  // back to the old name
+        return fail(error, tr("A run needs a name; “%1” keeps its name.").arg(text_of(record.receipt.name)));
+    }
+    try {
+        session::rename_run(record.folder, trimmed.toStdString());
+    } catch (const session::RunRecordError& failure) {
+        fill_row(tree_->topLevelItem(index), record);
+        return fail(error, tr("Could not rename the run: %1").arg(text_of(failure.what())));
+    }
+    record.receipt.name = trimmed.toStdString();
+    fill_row(tree_->topLevelItem(index), record);
+    emit runRenamed(id, trimmed);
+    return true;
+}
+
+bool RunList::remove(const QString& id, QString* error) {
+    if (error) error->clear();
+    const int index = index_of(id);
+    if (index < 0) return fail(error, tr("There is no run %1 to delete.").arg(id));
+    const session::RunRecord& record = runs_[static_cast<std::size_t>(index)];
+    const QString name = text_of(record.receipt.name);
+    if (id == active_) return fail(error, tr("“%1” is training; stop it before deleting it.").arg(name));
+    if (!confirm(tr("Delete the run “%1” with its curves and weights? This cannot be undone.").arg(name))) return false;
+    try {
+        session::delete_run(record.folder);
+    } catch (const session::RunRecordError& failure) {
+        return fail(error, tr("Could not delete the run: %1").arg(text_of(failure.what())));
+    }
+    const bool was_ticked = tree_->topLevelItem(index)->checkState(run_column) == Qt::Checked;
+    filling_ = true;
+    delete tree_->takeTopLevelItem(index);
+    filling_ = false;
+    runs_.erase(runs_.begin() + index);
+    update_buttons();
+    emit runRemoved(id);
+    if (was_ticked) emit tickedRunsChanged(ticked_runs());
+    return true;
+}
+
+bool RunList::export_weights(const QString& id, const QString& destination, QString* error) {
+    if (error) error->clear();
+    const session::RunRecord* record = run(id);
+    if (!record) return fail(error, tr("There is no run %1 to export.").arg(id));
+    const QString name = text_of(record->receipt.name);
+    if (!has_weights(*record)) return fail(error, tr("“%1” kept no weights to export.").arg(name));
+    const QString source = path_text(record->weights());
+    if (QFileInfo(destination).absoluteFilePath() == QFileInfo(source).absoluteFilePath())
+        return fail(error, tr("%1 is the run's own weights file; choose another place.").arg(destination));
+    if (QFileInfo::exists(destination)) {
+        if (!confirm(tr("%1 exists. Replace it with the weights of “%2”?").arg(destination, name))) return false;
+        QFile old(destination);
+        if (!old.remove()) return fail(error, tr("Could not replace %1: %2").arg(destination, old.errorString()));
+    }
+    QFile file(source);
+    if (!file.copy(destination))
+        return fail(error, tr("Could not export the weights to %1: %2").arg(destination, file.errorString()));
+    return true;
+}
+
+QString RunList::selected_run() const {
+    const QList<QTreeWidgetItem*> items = tree_->selectedItems();
+    return items.isEmpty() ? QString() : items.front()->data(run_column, id_role).toString();
+}
+
+void RunList::select_run(const QString& id) {
+    QTreeWidgetItem* item = item_of(id);
+    if (item)
+        tree_->setCurrentItem(item);
+    else
+        tree_->clearSelection();
+}
+
+QMenu* RunList::context_menu(const QString& id) {
+    auto* menu = new QMenu(this);
+    const session::RunRecord* record = run(id);
+    if (!record) return menu;
+    QAction* rename_action = menu->addAction(tr("Rename"));
+    connect(rename_action, &QAction::triggered, this, [this, id] {
+        if (QTreeWidgetItem* item = item_of(id)) tree_->editItem(item, run_column);
+    });
+    QAction* export_action = menu->addAction(tr("Export weights…"));
+    export_action->setEnabled(has_weights(*record));
+    connect(export_action, &QAction::triggered, this, [this, id] {
+        select_run(id);
+        export_selected();
+    });
+    QAction* show_action = menu->addAction(tr("Show in folder"));
+    const QUrl url = QUrl::fromLocalFile(path_text(record->folder));
+    connect(show_action, &QAction::triggered, this, [url] { QDesktopServices::openUrl(url); });
+    menu->addSeparator();
+    QAction* delete_action = menu->addAction(tr("Delete…"));
+    delete_action->setEnabled(id != active_);
+    connect(delete_action, &QAction::triggered, this, [this, id] {
+        QString error;
+        remove(id, &error);
+    });
+    return menu;
+}
+
+bool RunList::has_weights(const session::RunRecord& record) const {
+    const std::filesystem::path weights = record.weights();
+    std::error_code ignored;
+    return !weights.empty() && std::filesystem::is_regular_file(weights, ignored);
+}
+
+int RunList::index_of(const QString& id) const {
+    const std::string wanted = id.toStdString();
+    for (std::size_t i = 0; i < runs_.size(); ++i)
+        if (runs_[i].id() == wanted) return static_cast<int>(i);
+    return -1;
+}
+
+QTreeWidgetItem* RunList::item_of(const QString& id) const {
+    const int index = index_of(id);
+    return index < 0 ? nullptr : tree_->topLevelItem(index);
+}
+
+// The lowest palette index no other listed run has; with more runs than colours, the least used.
+int RunList::assign_colour(const QString& id) {
+    if (const auto found = colour_index_.constFind(id); found != colour_index_.constEnd()) return *found;
+    int uses[palette_size] = {};
+    for (const session::RunRecord& record : runs_) {
+        const QString other = QString::fromStdString(record.id());
+        if (other != id && colour_index_.contains(other)) ++uses[colour_index_.value(other) % palette_size];
+    }
+    const int index = static_cast<int>(std::min_element(uses, uses + palette_size) - uses);
+    colour_index_.insert(id, index);
+    return index;
+}
+
+void RunList::append_row(const session::RunRecord& record, bool ticked) {
+    const QString id = QString::fromStdString(record.id());
+    assign_colour(id);
+    runs_.push_back(record);
+    filling_ = true;
+    auto* item = new QTreeWidgetItem;
+    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable | Qt::ItemIsUserCheckable);
+    item->setData(run_column, id_role, id);
+    item->setCheckState(run_column, ticked ? Qt::Checked : Qt::Unchecked);
+    tree_->addTopLevelItem(item);
+    filling_ = false;
+    fill_row(item, record);
+}
+
+void RunList::fill_row(QTreeWidgetItem* item, const session::RunRecord& record) {
+    const session::RunReceipt& receipt = record.receipt;
+    const QString id = QString::fromStdString(record.id());
+    const bool active = id == active_;
+    filling_ = true;
+    item->setText(run_column, text_of(receipt.name));
+    item->setIcon(run_column, swatch(palette_colour(colour_index_.value(id))));
+    item->setToolTip(run_column, path_text(record.folder));
+    QString started = text_of(receipt.started_at);
+    started.replace(QLatin1Char('T'), QLatin1Char(' '));
+    item->setText(started_column, started);
+    item->setText(outcome_column, outcome_text(record, active));
+    item->setToolTip(outcome_column, text_of(receipt.problem));
+    item->setText(epochs_column, QString::number(receipt.epochs_completed));
+    item->setText(validation_column, percent(receipt.validation));
+    item->setText(test_column, percent(receipt.test));
+    item->setText(device_column, text_of(receipt.device));
+    item->setText(duration_column, text_of(session::format_duration(receipt.seconds)));
+    for (int column : {epochs_column, validation_column, test_column, duration_column})
+        item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+    filling_ = false;
+}
+
+void RunList::item_changed(QTreeWidgetItem* item, int column) {
+    if (filling_ || column != run_column) return;
+    const QString id = item->data(run_column, id_role).toString();
+    const session::RunRecord* record = run(id);
+    if (!record) return;
+    if (item->text(run_column) != text_of(record->receipt.name)) {
+        QString error;
+        rename(id, item->text(run_column), &error);
+        return;
+    }
+    // Not the name: the tick.
+    emit tickedRunsChanged(ticked_runs());
+}
+
+void RunList::export_selected() {
+    const QString id = selected_run();
+    const session::RunRecord* record = run(id);
+    if (!record) return;
+    const std::filesystem::path beside_project = folder_.has_parent_path() ? folder_.parent_path() : folder_;
+    const QString suggested = path_text(beside_project / path_of(suggested_file_name(*record)));
+    const QString destination = ask_export_path(suggested);
+    if (destination.isEmpty()) return;
+    QString error;
+    export_weights(id, destination, &error);
+}
+
+void RunList::delete_selected() {
+    const QString id = selected_run();
+    if (id.isEmpty()) return;
+    QString error;
+    remove(id, &error);
+}
+
+void RunList::update_buttons() {
+    const session::RunRecord* record = run(selected_run());
+    export_->setEnabled(record && has_weights(*record));
+    delete_->setEnabled(record && selected_run() != active_);
+}
+
+bool RunList::fail(QString* error, const QString& message) {
+    if (error) *error = message;
+    emit problem(message);
+    return false;
+}
+
+}  // namespace bps::ui

@@ -1,0 +1,121 @@
+#pragma once
+// The runs of the open project (the folders of session::list_runs), one row each: a tick to
+// overlay the run's curves, its colour on the plots, its name (renamed in place), when it started,
+// how it ended and its figures. Renaming, deleting and exporting weights happen here on disk
+// through engine/session/run_record.h; the window listens to tickedRunsChanged to redraw the
+// curves and to problem for its status bar.
+//
+// A run keeps its colour for the whole session, whatever else is ticked, added or deleted, so a
+// learner comparing curves never sees "the blue run" change identity.
+#include <QColor>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+#include "engine/session/run_record.h"
+
+class QLabel;
+class QMenu;
+class QPushButton;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace bps::ui {
+
+class RunList : public QWidget {
+    Q_OBJECT
+public:
+    enum Column {
+        run_column,
+        started_column,
+        outcome_column,
+        epochs_column,
+        validation_column,
+        test_column,
+        device_column,
+        duration_column,
+        column_count
+    };
+    // Tableau 10: ten colours told apart on white and by most colour-blind eyes.
+    static constexpr int palette_size = 10;
+    static QColor palette_colour(int index);
+
+    explicit RunList(QWidget* parent = nullptr);
+
+    // Reads the runs in `runs_folder` (oldest first); runs that cannot be read are named in a small
+    // label under the list. Showing another folder forgets the previous project's ticks, colours and
+    // active run; showing the same one again keeps them.
+    void show_folder(const std::filesystem::path& runs_folder);
+    const std::filesystem::path& folder() const { return folder_; }
+
+    // A run that just started: shown at the end, ticked.
+    void add_run(const session::RunRecord& record);
+    // The run's receipt or history changed (it finished): its row shows the new figures.
+    void update_run(const session::RunRecord& record);
+
+    QStringList run_ids() const;      // in list order
+    QStringList ticked_runs() const;  // in list order
+    void set_ticked(const QString& id, bool ticked);
+    const session::RunRecord* run(const QString& id) const;  // null when not listed
+    QColor colour_of(const QString& id) const;               // invalid when not listed
+
+    // The run being trained: it cannot be deleted. Empty: none.
+    void set_active_run(const QString& id);
+    const QString& active_run() const { return active_; }
+
+    // Each returns false with `error` set (and emits problem) when it fails; false with an empty
+    // error when the learner said no to `confirm`.
+    bool rename(const QString& id, const QString& name, QString* error);
+    bool remove(const QString& id, QString* error);  // asks `confirm` first
+    // Copies the run's weights file; an existing destination is replaced only after `confirm`.
+    bool export_weights(const QString& id, const QString& destination, QString* error);
+
+    QString selected_run() const;  // empty when none
+    void select_run(const QString& id);
+
+    // Replaceable in tests; default to QMessageBox::question and QFileDialog::getSaveFileName.
+    std::function<bool(const QString& question)> confirm;
+    std::function<QString(const QString& suggested)> ask_export_path;
+
+    QTreeWidget* tree() const { return tree_; }
+    QLabel* problems_label() const { return problems_; }
+    QPushButton* export_button() const { return export_; }
+    QPushButton* delete_button() const { return delete_; }
+    // The row's context menu (Rename, Export weights…, Show in folder, Delete…), owned by the caller.
+    QMenu* context_menu(const QString& id);
+
+signals:
+    void tickedRunsChanged(const QStringList& ids);
+    void runRenamed(const QString& id, const QString& name);
+    void runRemoved(const QString& id);
+    void problem(const QString& message);
+
+private:
+    bool has_weights(const session::RunRecord& record) const;
+    int index_of(const QString& id) const;
+    QTreeWidgetItem* item_of(const QString& id) const;
+    int assign_colour(const QString& id);
+    void append_row(const session::RunRecord& record, bool ticked);
+    void fill_row(QTreeWidgetItem* item, const session::RunRecord& record);
+    void item_changed(QTreeWidgetItem* item, int column);
+    void export_selected();
+    void delete_selected();
+    void update_buttons();
+    bool fail(QString* error, const QString& message);
+
+    std::filesystem::path folder_;
+    std::vector<session::RunRecord> runs_;  // in list order, the same as the tree's rows
+    QMap<QString, int> colour_index_;       // decided once per id, kept for the session
+    QString active_;
+    bool filling_ = false;  // rows being filled by code, not edited by the learner
+    QTreeWidget* tree_;
+    QLabel* problems_;
+    QPushButton* export_;
+    QPushButton* delete_;
+};
+
+}  // namespace bps::ui
