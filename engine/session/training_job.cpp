@@ -199,13 +199,13 @@ std::string TrainingJob::State::out_of_memory_message(const std::string& error) 
     message += device_name.empty() ? std::string("the device") : device_name;
     if (device_memory > 0) {
         message += " (";
-        message += format_bytes(static_cast<double>(device_memory));
+        message += format_bytes(device_memory);
         message += ", at most ";
-        message += format_bytes(static_cast<double>(device_max_allocation));
+        message += format_bytes(device_max_allocation);
         message += " in one buffer";
         if (network_bytes > 0) {
             message += "; this network needs about ";
-            message += format_bytes(static_cast<double>(network_bytes));
+            message += format_bytes(network_bytes);
             message += " at batch ";
             message += std::to_string(setup.project.training.batch_size);
         }

@@ -64,7 +64,7 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
     : QMainWindow(parent),
       document_(new NetworkDocument(this)),
       panels_(new QTabWidget(this)),
-      device_panel_(new DevicePanel(std::move(facts.devices), facts.default_device, facts.device_problem, panels_)),
+      device_panel_(new DevicePanel(facts.devices, facts.default_device, facts.device_problem, panels_)),
       dataset_panel_(new DatasetPanel(std::move(facts.dataset_catalogue), std::move(facts.data_root), panels_)),
       recovery_(new ProjectRecovery(document_, folder_or_default(facts.recovery_folder), this)),
       prompts_(dialog_prompts(this)) {
@@ -79,6 +79,7 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
     statusBar()->addWidget(dataset_status_, 1);
 
     install_editor_widgets();
+    install_training_widgets(std::move(facts.devices), facts.default_device);
     panels_->setCurrentIndex(0);
     create_menus();
     connect_canvas_actions();
@@ -303,12 +304,14 @@ void MainWindow::size_docks() {
     QDockWidget* inspector = dock(inspector_dock_name);
     QDockWidget* problems = dock(problems_dock_name);
     if (palette && inspector) resizeDocks({palette, inspector}, {width() / 6, width() / 4}, Qt::Horizontal);
+    if (train_dock_) train_dock_->raise();  // Train is what a learner looks for first
     if (problems) resizeDocks({problems}, {height() / 5}, Qt::Vertical);
 }
 
 // The docks' own show/hide actions, found by name so that the real docks count as well.
 void MainWindow::add_dock_toggles() {
-    for (const char* name : {palette_dock_name, inspector_dock_name, problems_dock_name, summary_dock_name})
+    for (const char* name :
+         {palette_dock_name, inspector_dock_name, train_dock_name, problems_dock_name, summary_dock_name})
         if (auto* dock = findChild<QDockWidget*>(name, Qt::FindDirectChildrenOnly)) {
             QAction* toggle = dock->toggleViewAction();
             toggle->setObjectName(QString(name) + "Toggle");
@@ -386,6 +389,7 @@ bool MainWindow::offer_recovery() {
 }
 
 bool MainWindow::may_discard_changes() {
+    if (run_guard && !run_guard()) return false;
     if (!document_->is_modified()) return true;
     switch (prompts_.unsaved_changes(display_name())) {
         case UnsavedChoice::save:
@@ -455,6 +459,7 @@ bool MainWindow::save_to(const QString& path) {
     }
     recovery_->discard();
     remember_project_file(absolute);
+    emit saved(absolute);
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(absolute)), status_message_ms);
     return true;
 }

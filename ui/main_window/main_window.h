@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QStringList>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "ui/main_window/window_prompts.h"
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QTabWidget;
@@ -38,6 +40,8 @@ class PaletteDock;
 class ProblemsDock;
 class ProjectRecovery;
 class SummaryDock;
+class TrainingDashboard;
+class TrainPanel;
 
 struct StartupFacts {
     std::vector<device::DeviceDescription> devices;
@@ -59,6 +63,7 @@ public:
     static constexpr const char* inspector_dock_name = "inspectorDock";
     static constexpr const char* problems_dock_name = "problemsDock";
     static constexpr const char* summary_dock_name = "summaryDock";
+    static constexpr const char* train_dock_name = "trainDock";
     static constexpr const char* blank_template = "blank";
 
     explicit MainWindow(StartupFacts facts, QWidget* parent = nullptr);
@@ -74,9 +79,17 @@ public:
     ProjectRecovery* recovery() const { return recovery_; }
     DevicePanel* device_panel() const { return device_panel_; }
     DatasetPanel* dataset_panel() const { return dataset_panel_; }
+    TrainPanel* train_panel() const { return train_panel_; }
+    TrainingDashboard* dashboard() const { return dashboard_; }
+    QDockWidget* train_dock() const { return train_dock_; }
     QTabWidget* panels() const { return panels_; }
     // The questions the window asks; tests replace them.
     WindowPrompts& prompts() { return prompts_; }
+    // Asked before the project is replaced or the window closes: false keeps things as they are.
+    // The training controller sets it, to stop a run first (with the learner's consent).
+    std::function<bool()> run_guard;
+    // The Training tab, shown when a run starts.
+    void show_dashboard();
 
     // File
     QMenu* new_menu() const { return new_menu_; }  // one action per template: "blank", "mlp", ...
@@ -127,6 +140,10 @@ public:
     // The docks back where install_editor_widgets puts them.
     void reset_layout();
 
+signals:
+    // The project was saved to `path` (Save, Save As): a new project's runs move beside it.
+    void saved(const QString& path);
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
@@ -137,6 +154,10 @@ private:
     // The canvas and the docks around it, and how they lead to each other. Called once, before the
     // menus are built and before the default layout is taken.
     void install_editor_widgets();
+    // The Train dock beside the editor and the Training tab; the network locked while a run trains.
+    // In main_window_training.cpp.
+    void install_training_widgets(std::vector<device::DeviceDescription> devices, std::size_t default_device);
+    void show_lock(bool locked);
     void connect_canvas_actions();
     void update_dataset_status();  // Edit's and View's canvas actions to the scene and the view
 
@@ -164,6 +185,10 @@ private:
     InspectorDock* inspector_ = nullptr;
     ProblemsDock* problems_ = nullptr;
     SummaryDock* summary_ = nullptr;
+    TrainPanel* train_panel_ = nullptr;
+    TrainingDashboard* dashboard_ = nullptr;
+    QDockWidget* train_dock_ = nullptr;
+    QLabel* lock_banner_ = nullptr;  // over the canvas while a run trains
     WindowPrompts prompts_;
     QByteArray default_layout_;  // saveState() right after install_editor_widgets
 

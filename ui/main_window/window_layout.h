@@ -13,7 +13,7 @@ namespace bps::ui {
 
 // The version passed to QMainWindow::saveState/restoreState: bumped when the docks change so much
 // that an old arrangement would mislead.
-constexpr int window_state_version = 1;
+constexpr int window_state_version = 2;  // 2: the Train dock
 
 // A rectangle 80% of `available` in each direction, centred in it.
 QRect first_start_geometry(const QRect& available);

@@ -35,6 +35,10 @@ WindowPrompts dialog_prompts(QWidget* parent) {
         return QMessageBox::question(parent, QObject::tr("Restore unsaved changes"), question,
                                      QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
     };
+    prompts.stop_run = [parent](const QString& question) {
+        return QMessageBox::question(parent, QObject::tr("Stop the run?"), question,
+                                     QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
+    };
     prompts.error = [parent](const QString& message) {
         QMessageBox::warning(parent, QObject::tr("Backprop Studio"), message);
     };

@@ -17,6 +17,9 @@ struct WindowPrompts {
     std::function<UnsavedChoice(const QString& name)> unsaved_changes;
     // "Restore unsaved changes to NAME from TIME?": true restores.
     std::function<bool(const QString& question)> restore_recovery;
+    // "A run is training this project. Stop it?" before the project is replaced or the window
+    // closes: true stops the run (its weights so far are kept).
+    std::function<bool(const QString& question)> stop_run;
     // A file could not be opened or saved; the message names the file and the reason.
     std::function<void(const QString& message)> error;
     // A project to open, or empty when cancelled.

@@ -1,0 +1,362 @@
+#include "app/gui/training_controller.h"
+
+#include <QDateTime>
+#include <QDockWidget>
+#include <QStatusBar>
+#include <cstdio>
+#include <system_error>
+
+#include "app/gui/training_runner.h"
+#include "ui/dashboard/run_list.h"
+#include "ui/dashboard/run_status.h"
+#include "ui/dashboard/train_panel.h"
+#include "ui/dashboard/training_curves.h"
+#include "ui/dashboard/training_dashboard.h"
+#include "ui/editor/network_document.h"
+#include "ui/main_window/main_window.h"
+
+#ifndef BACKPROP_VERSION
+#define BACKPROP_VERSION "unknown"
+#endif
+
+namespace bps::app {
+
+namespace {
+
+using RunState = ui::TrainPanel::RunState;
+using Tone = ui::RunStatus::Tone;
+
+QString text_of(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+std::string rate_text(double rate) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", rate);
+    return text;
+}
+
+constexpr int status_message_ms = 8000;
+
+}  // namespace
+
+TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::path unsaved_runs_root,
+                                       QObject* parent)
+    : QObject(parent),
+      window_(window),
+      runner_(new TrainingRunner(this)),
+      unsaved_runs_root_(std::move(unsaved_runs_root)) {
+    ui::TrainPanel* panel = window_->train_panel();
+    connect(panel, &ui::TrainPanel::trainRequested, this, &TrainingController::train);
+    connect(panel, &ui::TrainPanel::pauseRequested, this, &TrainingController::pause);
+    connect(panel, &ui::TrainPanel::resumeRequested, this, &TrainingController::resume);
+    connect(panel, &ui::TrainPanel::stepRequested, this, &TrainingController::step);
+    connect(panel, &ui::TrainPanel::stopRequested, this, &TrainingController::stop);
+    connect(panel, &ui::TrainPanel::learningRateChanged, this, &TrainingController::learning_rate_changed);
+
+    connect(runner_, &TrainingRunner::stageChanged, this, &TrainingController::stage);
+    connect(runner_, &TrainingRunner::runStarted, this, &TrainingController::started);
+    connect(runner_, &TrainingRunner::batchReported, this, &TrainingController::batch);
+    connect(runner_, &TrainingRunner::epochReported, this, &TrainingController::epoch);
+    connect(runner_, &TrainingRunner::finished, this, &TrainingController::finished);
+    connect(runner_, &TrainingRunner::failed, this, &TrainingController::failed);
+
+    // Another project: its own runs. A new project that is saved takes its runs along.
+    ui::NetworkDocument* document = window_->document();
+    connect(document, &ui::NetworkDocument::replaced, this, [this] {
+        unsaved_folder_.clear();
+        follow_project();
+    });
+    connect(window_, &ui::MainWindow::saved, this, [this] { follow_project(); });
+    connect(window_->dashboard()->run_list(), &ui::RunList::runRenamed, this,
+            [this](const QString& id, const QString& name) {
+                if (active_ && id == text_of(record_.id())) record_.receipt.name = name.toStdString();
+            });
+    window_->run_guard = [this] {
+        if (!active_) return true;
+        const ui::WindowPrompts& prompts = window_->prompts();
+        if (prompts.stop_run &&
+            !prompts.stop_run(tr("A run is training this project. Stop it? The weights it has trained so far are kept "
+                                 "with the run.")))
+            return false;
+        stop();
+        return true;
+    };
+    follow_project();
+}
+
+TrainingController::~TrainingController() {
+    window_->run_guard = nullptr;
+    if (!active_) return;
+    // The runner (a child) asks the job to stop as it goes; the receipt says why the run ended.
+    record_.receipt.outcome = "stopped";
+    record_.receipt.problem = "the window was closed during the run";
+    write_record(true);
+}
+
+bool TrainingController::running() const {
+    return active_;
+}
+
+std::filesystem::path TrainingController::runs_folder() const {
+    const std::filesystem::path& file = window_->document()->file();
+    return file.empty() ? unsaved_folder_ : session::runs_folder_for(file);
+}
+
+void TrainingController::follow_project() {
+    const std::filesystem::path& file = window_->document()->file();
+    // A new project's first save: its runs go beside the file (unless a run is writing to them).
+    if (!file.empty() && shown_file_.empty() && !unsaved_folder_.empty() && !active_) {
+        const std::filesystem::path target = session::runs_folder_for(file);
+        std::error_code error;
+        if (std::filesystem::exists(unsaved_folder_, error) && !std::filesystem::exists(target, error)) {
+            std::filesystem::rename(unsaved_folder_, target, error);
+            if (error)
+                window_->statusBar()->showMessage(
+                    tr("The runs of the new project stay in %1: %2")
+                        .arg(text_of(unsaved_folder_.string()), text_of(error.message())),
+                    status_message_ms);
+        }
+        unsaved_folder_.clear();
+    }
+    if (active_) return;  // the dashboard keeps showing the live run's project until it ends
+    shown_file_ = file;
+    shown_folder_ = runs_folder();
+    window_->dashboard()->show_runs(shown_folder_);
+}
+
+std::string TrainingController::next_run_name() const {
+    int highest = 0;
+    const ui::RunList* runs = window_->dashboard()->run_list();
+    for (const QString& id : runs->run_ids()) {
+        const std::string& name = runs->run(id)->receipt.name;
+        int number = 0;
+        if (std::sscanf(name.c_str(), "Run %d", &number) == 1 && number > highest) highest = number;
+    }
+    return "Run " + std::to_string(highest + 1);
+}
+
+void TrainingController::refuse(const QString& headline, const QString& details) {
+    window_->dashboard()->status()->show_message(headline, details, Tone::error);
+    window_->show_dashboard();
+}
+
+bool TrainingController::train() {
+    if (active_) return false;
+    ui::NetworkDocument* document = window_->document();
+    const project::Project& project = document->project();
+    if (!document->report().ok()) {
+        refuse(tr("The network has problems, so it cannot train"),
+               tr("Fix the %n problem(s) listed in the Problems dock, then press Train again.", nullptr,
+                  static_cast<int>(document->report().problems.size())));
+        if (auto* problems = window_->findChild<QDockWidget*>(ui::MainWindow::problems_dock_name)) {
+            problems->show();
+            problems->raise();
+        }
+        return false;
+    }
+    if (document->file().empty() && unsaved_folder_.empty())
+        unsaved_folder_ =
+            unsaved_runs_root_ / QDateTime::currentDateTime().toString("yyyy-MM-dd_HH-mm-ss-zzz").toStdString();
+    if (shown_folder_ != runs_folder()) follow_project();
+
+    const QString started_at = QDateTime::currentDateTime().toString(Qt::ISODate);
+    session::RunRecord record;
+    try {
+        record.folder = session::create_run_folder(runs_folder(), started_at.toStdString());
+    } catch (const std::exception& error) {
+        refuse(tr("The run's folder cannot be made"),
+               text_of(error.what()) + tr(". Save the project in a folder you can write to, then press Train again."));
+        return false;
+    }
+    session::RunReceipt& receipt = record.receipt;
+    receipt.name = next_run_name();
+    receipt.started_at = started_at.toStdString();
+    receipt.app_version = BACKPROP_VERSION;
+    receipt.project_name = project.name.empty() ? document->file().stem().string() : project.name;
+    receipt.training = project.training;
+    receipt.dataset = project.dataset;
+    record_ = std::move(record);
+    if (!write_record(false)) return false;
+
+    session::JobSetup setup;
+    setup.project = project;
+    setup.source = document->file().empty() ? "the unsaved project" : document->file().string();
+    setup.device_request = window_->train_panel()->device_request().toStdString();
+    setup.save_weights = record_.folder / "weights.h5";
+    setup.on_divergence = session::JobSetup::OnDivergence::pause;
+    if (adjust_setup) adjust_setup(setup);
+    if (!runner_->start(std::move(setup))) {
+        refuse(tr("The run did not start"), tr("Another run is still ending; press Train again in a moment."));
+        return false;
+    }
+    active_ = true;
+    stopping_ = false;
+    paused_ = false;
+    position_ = 0;
+    rate_ = project.training.optimizer.learning_rate;
+    started_at_ = std::chrono::steady_clock::now();
+    document->set_locked(tr("%1 is training this network, so it cannot change now. Stop the run to edit it; "
+                            "its learning rate can still change in the Train panel.")
+                             .arg(text_of(receipt.name)));
+    window_->train_panel()->set_run_state(RunState::preparing);
+    ui::TrainingDashboard* dashboard = window_->dashboard();
+    dashboard->status()->clear_message();
+    dashboard->begin_run(record_);
+    window_->show_dashboard();
+    return true;
+}
+
+void TrainingController::stage(const session::StageReport& stage) {
+    using session::Stage;
+    window_->dashboard()->status()->show_stage(stage);
+    if (!active_ || stopping_) return;
+    ui::TrainPanel* panel = window_->train_panel();
+    switch (stage.stage) {
+        case Stage::preparing:
+            panel->set_run_state(RunState::preparing);
+            break;
+        case Stage::running:
+        case Stage::evaluating:
+            paused_ = false;
+            panel->set_run_state(RunState::running);
+            break;
+        case Stage::paused:
+            if (!paused_) {
+                // One mark where the run stopped moving, whatever paused it.
+                session::RunMarker marker{position_, stage.activity.empty() ? "paused" : "diverged: paused"};
+                record_.history.markers.push_back(marker);
+                window_->dashboard()->curves()->add_marker(text_of(record_.id()), marker);
+            }
+            paused_ = true;
+            panel->set_run_state(RunState::paused);
+            break;
+        case Stage::finished:
+        case Stage::failed:
+            break;  // finished() and failed() end the run
+    }
+}
+
+void TrainingController::started(const session::RunFacts& facts) {
+    window_->dashboard()->status()->show_facts(facts);
+    session::RunReceipt& receipt = record_.receipt;
+    receipt.device = facts.device.name;
+    receipt.platform = facts.device.platform_name + " " + facts.device.platform_version;
+    receipt.driver = facts.device.driver_version;
+    receipt.training = facts.training;
+    receipt.train_images = facts.train_images;
+    receipt.validation_images = facts.validation_images;
+    receipt.test_images = facts.test_images;
+    write_record(true);
+}
+
+void TrainingController::batch(const session::BatchReport& report) {
+    position_ = report.position();
+    const session::BatchPoint point{position_, report.recent_loss, report.recent_accuracy, report.learning_rate,
+                                    report.images_per_second};
+    record_.history.batches.push_back(point);
+    window_->dashboard()->curves()->add_batch(text_of(record_.id()), point);
+    window_->dashboard()->status()->show_batch(report);
+}
+
+void TrainingController::epoch(const session::EpochReport& report) {
+    session::EpochPoint point;
+    point.position = report.epoch + 1.0;
+    point.train_loss = report.train_loss;
+    point.train_accuracy = report.train_accuracy;
+    if (report.validation) {
+        point.validation_loss = report.validation->loss;
+        point.validation_accuracy = report.validation->accuracy;
+    }
+    record_.history.epochs.push_back(point);
+    window_->dashboard()->curves()->add_epoch(text_of(record_.id()), point);
+    window_->dashboard()->status()->show_epoch(report);
+    session::RunReceipt& receipt = record_.receipt;
+    receipt.epochs_completed = report.epoch + 1;
+    receipt.train_loss = report.train_loss;
+    receipt.train_accuracy = report.train_accuracy;
+    receipt.validation = report.validation;
+    write_record(true);  // a crash later still leaves the curves so far
+}
+
+void TrainingController::learning_rate_changed(double rate) {
+    if (!active_ || stopping_ || rate == rate_) return;
+    runner_->set_learning_rate(static_cast<float>(rate));
+    const session::RunMarker marker{position_, "learning rate " + rate_text(rate_) + " → " + rate_text(rate)};
+    record_.history.markers.push_back(marker);
+    window_->dashboard()->curves()->add_marker(text_of(record_.id()), marker);
+    rate_ = rate;
+}
+
+void TrainingController::pause() {
+    if (active_) runner_->pause();
+}
+void TrainingController::resume() {
+    if (active_) runner_->resume();
+}
+void TrainingController::step() {
+    if (active_) runner_->step();
+}
+void TrainingController::stop() {
+    if (!active_ || stopping_) return;
+    stopping_ = true;
+    window_->train_panel()->set_run_state(RunState::stopping);
+    runner_->stop();
+}
+
+void TrainingController::finished(const session::JobResult& result) {
+    session::RunReceipt& receipt = record_.receipt;
+    receipt.outcome = !result.diverged.empty() ? "diverged" : result.stopped ? "stopped" : "finished";
+    receipt.problem = result.diverged;
+    receipt.epochs_completed = result.epochs_completed;
+    receipt.test = result.test;
+    receipt.seconds = result.seconds;
+    if (!result.saved_to.empty()) receipt.weights_file = result.saved_to.filename().string();
+    window_->dashboard()->status()->show_finished(result);
+    end_run();
+}
+
+void TrainingController::failed(const session::JobFailure& failure) {
+    session::RunReceipt& receipt = record_.receipt;
+    receipt.outcome = "failed";
+    receipt.problem = failure.message;
+    receipt.epochs_completed = failure.epochs_completed;
+    if (!failure.saved_to.empty()) receipt.weights_file = failure.saved_to.filename().string();
+    window_->dashboard()->status()->show_failure(failure);
+    if (failure.kind == session::FailureKind::project)
+        if (auto* problems = window_->findChild<QDockWidget*>(ui::MainWindow::problems_dock_name)) problems->raise();
+    end_run();
+}
+
+void TrainingController::end_run() {
+    if (record_.receipt.seconds <= 0)
+        record_.receipt.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at_).count();
+    active_ = false;
+    stopping_ = false;
+    paused_ = false;
+    write_record(false);
+    window_->document()->set_locked({});
+    window_->train_panel()->set_run_state(RunState::idle);
+    window_->dashboard()->update_run(record_, true);
+    emit runEnded(record_);
+    // A save during the run may have given the project a file: its runs move now.
+    if (shown_file_ != window_->document()->file()) follow_project();
+}
+
+bool TrainingController::write_record(bool quietly) {
+    try {
+        session::write_run(record_);
+        return true;
+    } catch (const std::exception& error) {
+        const QString message = text_of(error.what());
+        if (quietly)
+            window_->statusBar()->showMessage(tr("The run's record was not saved: %1").arg(message), status_message_ms);
+        else
+            window_->dashboard()->status()->show_message(
+                tr("The run's record cannot be written"),
+                message + tr(". Free some space or save the project in a folder you can write to."), Tone::error);
+        return false;
+    }
+}
+
+}  // namespace bps::app

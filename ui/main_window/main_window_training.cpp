@@ -1,0 +1,87 @@
+// The window's training side: the Train dock beside the editor (settings and run buttons), the
+// Training tab (status, curves, runs), and the network locked while a run trains. The run itself is
+// app/gui's TrainingController, which listens to the Train panel and feeds the dashboard.
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "ui/dashboard/train_panel.h"
+#include "ui/dashboard/training_dashboard.h"
+#include "ui/editor/inspector_dock.h"
+#include "ui/editor/network_document.h"
+#include "ui/editor/network_view.h"
+#include "ui/editor/palette_dock.h"
+#include "ui/main_window/main_window.h"
+
+namespace bps::ui {
+
+void MainWindow::install_training_widgets(std::vector<device::DeviceDescription> devices,
+                                          std::size_t default_device) {
+    dashboard_ = new TrainingDashboard(panels_);
+    panels_->insertTab(1, dashboard_, tr("Training"));
+
+    train_panel_ = new TrainPanel(document_, std::move(devices), default_device);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(train_panel_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    train_dock_ = new QDockWidget(tr("Train"), this);
+    train_dock_->setObjectName(train_dock_name);
+    train_dock_->setWidget(scroll);
+    addDockWidget(Qt::RightDockWidgetArea, train_dock_);
+    tabifyDockWidget(inspector_, train_dock_);
+    train_dock_->raise();
+
+    // A network with problems does not train; the panel says why and where to look.
+    const auto follow_report = [this] {
+        const std::size_t problems = document_->report().problems.size();
+        train_panel_->set_train_enabled(
+            problems == 0, problems == 0 ? QString()
+                                         : tr("The network has %n problem(s): fix them first (see the Problems dock).",
+                                              nullptr, static_cast<int>(problems)));
+    };
+    connect(document_, &NetworkDocument::changed, this, follow_report);
+    follow_report();
+
+    // The canvas says why it takes no edits while a run trains.
+    lock_banner_ = new QLabel(panels_->widget(0));
+    lock_banner_->setObjectName("lockBanner");
+    lock_banner_->setWordWrap(true);
+    lock_banner_->setStyleSheet(
+        "#lockBanner { background: #fff4e5; color: #5f3b00; border-bottom: 1px solid #f28e2b; padding: 6px; }");
+    lock_banner_->hide();
+    if (auto* page_layout = qobject_cast<QVBoxLayout*>(panels_->widget(0)->layout()))
+        page_layout->insertWidget(0, lock_banner_);
+    connect(document_, &NetworkDocument::lockChanged, this, &MainWindow::show_lock);
+    // Undo and Redo follow the stack, which changes during a run (a new learning rate is an undo
+    // step); undoing a network edit would change the network under the run. Queued, so this runs
+    // after the actions' own update.
+    const auto keep_history_locked = [this] {
+        if (!document_->locked()) return;
+        undo_->setEnabled(false);
+        redo_->setEnabled(false);
+    };
+    connect(document_->undo_stack(), &QUndoStack::canUndoChanged, this, keep_history_locked, Qt::QueuedConnection);
+    connect(document_->undo_stack(), &QUndoStack::canRedoChanged, this, keep_history_locked, Qt::QueuedConnection);
+}
+
+void MainWindow::show_lock(bool locked) {
+    lock_banner_->setText(document_->lock_reason());
+    lock_banner_->setVisible(locked);
+    view_->setInteractive(!locked);
+    palette_->setEnabled(!locked);
+    inspector_->setEnabled(!locked);
+    for (QAction* action : {cut_, paste_, delete_, tidy_}) action->setEnabled(!locked);
+    undo_->setEnabled(!locked && document_->undo_stack()->canUndo());
+    redo_->setEnabled(!locked && document_->undo_stack()->canRedo());
+}
+
+void MainWindow::show_dashboard() {
+    panels_->setCurrentWidget(dashboard_);
+}
+
+}  // namespace bps::ui
