@@ -116,13 +116,14 @@ void add_realistic_run(TrainingCurves& curves, const QString& id, const QString&
             const double x = e + static_cast<double>(b) / batches;
             session::BatchPoint point;
             point.position = x;
-            point.loss = std::max(0.05, 0.35 + 1.9 * std::exp(-2.2 * x) + 0.09 * noise(random) * (1 + 1 / (x + 0.3)));
-            point.accuracy = std::clamp(0.9 - 0.8 * std::exp(-2.5 * x) + 0.03 * noise(random), 0.0, 1.0);
+            point.loss = std::max(0.05, 0.35 + 1.9 * std::exp(-2.2 * x) + 0.04 * noise(random) * (1 + 1 / (x + 0.3)));
+            point.accuracy = std::clamp(0.9 - 0.8 * std::exp(-2.5 * x) + 0.015 * noise(random), 0.0, 1.0);
             point.learning_rate = x < 2 ? 0.01 : 0.003;
             point.images_per_second = speed + 120 * noise(random);
             curves.add_batch(id, point);
         }
-        curves.add_epoch(id, epoch(e + 1, 0.42 + 0.5 * std::exp(-1.5 * (e + 1)), 0.84 + 0.02 * e));
+        curves.add_epoch(
+            id, epoch(e + 1, 0.42 + 0.5 * std::exp(-1.5 * (e + 1)) + 0.01 * seed, 0.84 + 0.02 * e - 0.01 * seed));
         if (e == 1) curves.add_marker(id, {2.0, "learning rate 0.01 → 0.003"});
     }
 }
@@ -420,7 +421,9 @@ private slots:
         for (int i = 0; i <= 20; ++i) curves.add_batch("a", batch(i));
         curves.replot_now();
         QCOMPARE(curves.speed_plot()->xAxis->range().lower, 0.0);
-        QCOMPARE(curves.speed_plot()->xAxis->range().upper, 2.0);
+        // All points, with a little room after the last one.
+        QVERIFY(curves.speed_plot()->xAxis->range().upper > 2.0);
+        QVERIFY(curves.speed_plot()->xAxis->range().upper < 2.1);
         curves.loss_plot()->xAxis->setRange(0.5, 1.0);
         for (const QCustomPlot* plot : {curves.accuracy_plot(), curves.learning_rate_plot(), curves.speed_plot()}) {
             QCOMPARE(plot->xAxis->range().lower, 0.5);
@@ -431,7 +434,8 @@ private slots:
         curves.replot_now();
         QCOMPARE(curves.speed_plot()->xAxis->range().upper, 1.0);
         curves.fit();
-        QCOMPARE(curves.speed_plot()->xAxis->range().upper, 3.0);
+        QVERIFY(curves.speed_plot()->xAxis->range().upper > 3.0);
+        QVERIFY(curves.speed_plot()->xAxis->range().upper < 3.1);
         QCOMPARE(curves.loss_plot()->xAxis->range().lower, 0.0);
     }
 

@@ -30,7 +30,9 @@ namespace {
 constexpr int replot_interval_ms = 33;  // at most ~30 replots a second
 constexpr double max_slider_weight = 0.99;
 constexpr int raw_alpha = 60;
+constexpr double x_end_room = 0.015;  // a fraction of the x range, after the last point
 const char* const hover_layer = "hover";
+const char* const validation_layer = "validation";
 
 bool finite(double value) {
     return std::isfinite(value);
@@ -145,14 +147,23 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent) {
     make_plot(speed, tr("Images/s"), QString());
     for (int i = 0; i < plot_count; ++i) grid->addWidget(plots_[i], i / 2, i % 2);
 
+    // The legend is a row under the loss plot's title, not inside the plot, so it never hides a
+    // curve or a marker's label.
     QCustomPlot* loss_plot = plots_[loss];
-    loss_plot->legend->setVisible(false);
+    QCPLegend* legend = loss_plot->legend;
+    loss_plot->axisRect()->insetLayout()->take(legend);
+    loss_plot->plotLayout()->insertRow(1);
+    loss_plot->plotLayout()->addElement(1, 0, legend);
+    loss_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    legend->setVisible(false);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(3);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setMargins(QMargins(4, 0, 4, 0));
     QFont legend_font = font();
     legend_font.setPointSizeF(legend_font.pointSizeF() * 0.85);
-    loss_plot->legend->setFont(legend_font);
-    loss_plot->legend->setBrush(QColor(255, 255, 255, 210));
-    loss_plot->legend->setBorderPen(QPen(QColor(200, 200, 200)));
-    loss_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    legend->setFont(legend_font);
 
     empty_hint_ = new QCPItemText(loss_plot);
     empty_hint_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -186,6 +197,7 @@ void TrainingCurves::make_plot(PlotIndex index, const QString& title, const QStr
     plot->axisRect()->setRangeZoom(Qt::Horizontal);
     plot->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     plot->setMouseTracking(true);
+    default_left_margin_ = plot->axisRect()->minimumMargins().left();
     plot->installEventFilter(this);
 
     QFont title_font = font();
@@ -205,8 +217,11 @@ void TrainingCurves::make_plot(PlotIndex index, const QString& title, const QStr
     plot->xAxis->setLabel(tr("epoch"));
     plot->yAxis->setLabel(y_label);
 
+    // Validation points are few and matter most: they stay above every run's batch lines.
+    plot->addLayer(QString::fromLatin1(validation_layer), plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     // The hover line has its own buffer, so moving it redraws one line, not 100,000 points.
-    plot->addLayer(QString::fromLatin1(hover_layer), plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    plot->addLayer(QString::fromLatin1(hover_layer), plot->layer(QString::fromLatin1(validation_layer)),
+                   QCustomPlot::limAbove);
     plot->layer(QString::fromLatin1(hover_layer))->setMode(QCPLayer::lmBuffered);
     auto* tracer = new QCPItemStraightLine(plot);
     tracer->setLayer(QString::fromLatin1(hover_layer));
@@ -245,11 +260,12 @@ void TrainingCurves::create_graphs(Run& run) {
     run.smoothed_loss_graph = graph(plots_[loss], pen(colour, 2));
     run.validation_loss = graph(plots_[loss], pen(colour, 1.5));
     run.validation_loss->setLineStyle(QCPGraph::lsNone);
-    run.validation_loss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen(colour, 1.5), Qt::white, 7));
+    run.validation_loss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen(colour, 2), Qt::white, 8));
     run.train_accuracy = graph(plots_[accuracy], pen(colour, 2));
     run.validation_accuracy = graph(plots_[accuracy], pen(colour, 1.5, Qt::DashLine));
-    run.validation_accuracy->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCircle, pen(colour, 1.5), Qt::white, 7));
+    run.validation_accuracy->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen(colour, 2), Qt::white, 8));
+    run.validation_loss->setLayer(QString::fromLatin1(validation_layer));
+    run.validation_accuracy->setLayer(QString::fromLatin1(validation_layer));
     run.learning_rate = graph(plots_[learning_rate], pen(colour, 1.5));
     run.speed = graph(plots_[speed], pen(colour, 1.5));
     for (QCPGraph* created : run.graphs()) created->setName(run.name);
@@ -485,7 +501,44 @@ void TrainingCurves::replot_now() {
         fit();
         return;
     }
+    replot_all();
+}
+
+void TrainingCurves::replot_all() {
+    place_marker_labels();
     for (QCustomPlot* plot : plots_) plot->replot();
+    align_plots();
+}
+
+// A marker's label reads to the right of its line, or to the left in the right half of the plot,
+// so that a change near the end of a run is not cut off by the border.
+void TrainingCurves::place_marker_labels() {
+    const double middle = plots_[loss]->xAxis->range().center();
+    for (const std::unique_ptr<Run>& run : runs_) {
+        for (QCPItemText* label : run->marker_labels) {
+            const bool left = label->position->coords().x() > middle;
+            label->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+            label->setPadding(left ? QMargins(0, 0, 3, 0) : QMargins(3, 0, 0, 0));
+        }
+    }
+}
+
+// The plots of a column share the x axis, so their axis rectangles start at the same x: the
+// narrower left margin (shorter tick labels, no axis label) widens to the other's. Only a change
+// costs a second replot; a steady layout costs none.
+void TrainingCurves::align_plots() {
+    for (int column = 0; column < 2; ++column) {
+        QCustomPlot* top = plots_[column];
+        QCustomPlot* bottom = plots_[column + 2];
+        const int left = std::max(top->axisRect()->margins().left(), bottom->axisRect()->margins().left());
+        for (QCustomPlot* plot : {top, bottom}) {
+            if (plot->axisRect()->minimumMargins().left() == left) continue;
+            QMargins margins = plot->axisRect()->minimumMargins();
+            margins.setLeft(left);
+            plot->axisRect()->setMinimumMargins(margins);
+            if (plot->axisRect()->margins().left() != left) plot->replot();
+        }
+    }
 }
 
 // Every plot shows all points of the shown runs, over one shared x range, with a little room
@@ -525,12 +578,17 @@ void TrainingCurves::fit() {
     }
     if (!found_x || x_range.size() <= 0)
         x_range = found_x ? QCPRange(x_range.lower, x_range.lower + 1) : QCPRange(0, 1);
+    x_range.upper += x_end_room * x_range.size();  // the last epoch's validation point is not cut in half
+    for (QCustomPlot* plot : plots_) plot->xAxis->setRange(x_range);
+    // The tick labels may have narrowed: let the margins shrink before aligning them again.
     for (QCustomPlot* plot : plots_) {
-        plot->xAxis->setRange(x_range);
-        plot->replot();
+        QMargins margins = plot->axisRect()->minimumMargins();
+        margins.setLeft(default_left_margin_);
+        plot->axisRect()->setMinimumMargins(margins);
     }
     syncing_x_ = false;
     fitting_ = false;
+    replot_all();
 }
 
 void TrainingCurves::sync_x_range(QCustomPlot* source) {
@@ -542,6 +600,7 @@ void TrainingCurves::sync_x_range(QCustomPlot* source) {
         plot->xAxis->setRange(range);
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
+    place_marker_labels();
     syncing_x_ = false;
 }
 

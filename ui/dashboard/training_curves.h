@@ -111,6 +111,9 @@ private:
     void flush(Run& run);
     void resmooth(Run& run);
     void schedule_replot();
+    void replot_all();
+    void place_marker_labels();
+    void align_plots();
     void sync_x_range(QCustomPlot* source);
     void show_hover(QCustomPlot* plot, QMouseEvent* event);
     void hide_hover();
@@ -130,7 +133,8 @@ private:
     double smoothing_ = 0.6;
     bool follow_ = true;      // rescale to all points at each replot, until the learner zooms or pans
     bool syncing_x_ = false;  // one x-range change at a time across the plots
-    bool fitting_ = false;    // our own rescale does not count as the learner's zoom
+    bool fitting_ = false;
+    int default_left_margin_ = 0;  // our own rescale does not count as the learner's zoom
 };
 
 }  // namespace bps::ui
