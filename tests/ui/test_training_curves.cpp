@@ -437,6 +437,13 @@ private slots:
         QVERIFY(curves.speed_plot()->xAxis->range().upper > 3.0);
         QVERIFY(curves.speed_plot()->xAxis->range().upper < 3.1);
         QCOMPARE(curves.loss_plot()->xAxis->range().lower, 0.0);
+        // So does a double-click on any plot.
+        curves.accuracy_plot()->xAxis->setRange(1.0, 1.5);
+        QCOMPARE(curves.loss_plot()->xAxis->range().upper, 1.5);
+        QTest::mouseDClick(curves.learning_rate_plot(), Qt::LeftButton, {},
+                           curves.learning_rate_plot()->axisRect()->center());
+        QCOMPARE(curves.loss_plot()->xAxis->range().lower, 0.0);
+        QVERIFY(curves.loss_plot()->xAxis->range().upper > 3.0);
     }
 
     void exportPngWritesAllFourPlotsInOneImage() {
