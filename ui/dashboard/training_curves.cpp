@@ -193,6 +193,9 @@ void TrainingCurves::make_plot(PlotIndex index, const QString& title, const QStr
     plots_[index] = plot;
     plot->setMinimumSize(220, 160);
     plot->setAutoAddPlottableToLegend(false);
+    // Lines wider than a pixel drawn as one polyline make Qt's stroker work in O(n²) on a zig-zag
+    // of 100,000 points (half a second a replot); drawn as segments they take milliseconds.
+    plot->setPlottingHint(QCP::phFastPolylines, true);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot->axisRect()->setRangeZoom(Qt::Horizontal);
     plot->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
@@ -356,6 +359,7 @@ void TrainingCurves::apply_visibility() {
     }
     legend->setVisible(any_shown);
     empty_hint_->setVisible(!any_shown);
+    unalign_plots();
 }
 
 void TrainingCurves::add_batch(const QString& id, const session::BatchPoint& point) {
@@ -497,10 +501,7 @@ void TrainingCurves::schedule_replot() {
 void TrainingCurves::replot_now() {
     replot_timer_->stop();
     for (const std::unique_ptr<Run>& run : runs_) flush(*run);
-    if (follow_) {
-        fit();
-        return;
-    }
+    if (follow_) rescale();
     replot_all();
 }
 
@@ -524,8 +525,8 @@ void TrainingCurves::place_marker_labels() {
 }
 
 // The plots of a column share the x axis, so their axis rectangles start at the same x: the
-// narrower left margin (shorter tick labels, no axis label) widens to the other's. Only a change
-// costs a second replot; a steady layout costs none.
+// narrower left margin (shorter tick labels, no axis label) widens to the other's. Margins only
+// grow between fits, so a live run's replots settle quickly and cost no second replot.
 void TrainingCurves::align_plots() {
     for (int column = 0; column < 2; ++column) {
         QCustomPlot* top = plots_[column];
@@ -541,10 +542,26 @@ void TrainingCurves::align_plots() {
     }
 }
 
-// Every plot shows all points of the shown runs, over one shared x range, with a little room
-// above and below so that no line runs along a border.
 void TrainingCurves::fit() {
     follow_ = true;
+    unalign_plots();
+    rescale();
+    replot_all();
+}
+
+// The tick labels may have narrowed (a run hidden, a zoom reset): the margins may shrink again
+// before the next alignment.
+void TrainingCurves::unalign_plots() {
+    for (QCustomPlot* plot : plots_) {
+        QMargins margins = plot->axisRect()->minimumMargins();
+        margins.setLeft(default_left_margin_);
+        plot->axisRect()->setMinimumMargins(margins);
+    }
+}
+
+// Every plot shows all points of the shown runs, over one shared x range, with a little room
+// above and below so that no line runs along a border.
+void TrainingCurves::rescale() {
     fitting_ = true;
     syncing_x_ = true;
     QCPRange x_range(0, 1);
@@ -580,15 +597,8 @@ void TrainingCurves::fit() {
         x_range = found_x ? QCPRange(x_range.lower, x_range.lower + 1) : QCPRange(0, 1);
     x_range.upper += x_end_room * x_range.size();  // the last epoch's validation point is not cut in half
     for (QCustomPlot* plot : plots_) plot->xAxis->setRange(x_range);
-    // The tick labels may have narrowed: let the margins shrink before aligning them again.
-    for (QCustomPlot* plot : plots_) {
-        QMargins margins = plot->axisRect()->minimumMargins();
-        margins.setLeft(default_left_margin_);
-        plot->axisRect()->setMinimumMargins(margins);
-    }
     syncing_x_ = false;
     fitting_ = false;
-    replot_all();
 }
 
 void TrainingCurves::sync_x_range(QCustomPlot* source) {

@@ -114,6 +114,8 @@ private:
     void replot_all();
     void place_marker_labels();
     void align_plots();
+    void unalign_plots();
+    void rescale();
     void sync_x_range(QCustomPlot* source);
     void show_hover(QCustomPlot* plot, QMouseEvent* event);
     void hide_hover();
