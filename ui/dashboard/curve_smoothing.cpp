@@ -1,5 +1,6 @@
 #include "ui/dashboard/curve_smoothing.h"
 
+#include <cmath>
 #include <limits>
 
 namespace bps::ui {

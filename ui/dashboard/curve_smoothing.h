@@ -4,7 +4,6 @@
 // starts at the first value instead of creeping up from zero) and the lookup that turns the mouse's
 // x into the nearest point of a curve for the hover text.
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <span>
