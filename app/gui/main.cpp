@@ -2,6 +2,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QPalette>
+#include <QStandardPaths>
 #include <QStyle>
 #include <QStyleHints>
 
@@ -9,6 +10,7 @@
 #include "app/gui/dataset_loading.h"
 #include "app/gui/startup_facts.h"
 #include "app/gui/startup_warning.h"
+#include "app/gui/training_controller.h"
 #include "engine/device/device_description.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
@@ -72,6 +74,10 @@ int main(int argc, char** argv) {
                          dataset_panel->refresh();
                          bps::app::show_download_outcome(&window, entry, outcome);
                      });
+    // Train: the runs of a project not saved yet wait beside the recovery files until its first save.
+    const QString unsaved_runs =
+        QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/backprop-studio/unsaved-runs";
+    bps::app::TrainingController training(&window, unsaved_runs.toStdString());
     window.start(files.isEmpty() ? QString() : files.front());
     window.show();
     if (!warning.empty()) bps::app::show_startup_warning(&window, warning);

@@ -46,6 +46,7 @@ TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::
       window_(window),
       runner_(new TrainingRunner(this)),
       unsaved_runs_root_(std::move(unsaved_runs_root)) {
+    qRegisterMetaType<session::RunRecord>();
     ui::TrainPanel* panel = window_->train_panel();
     connect(panel, &ui::TrainPanel::trainRequested, this, &TrainingController::train);
     connect(panel, &ui::TrainPanel::pauseRequested, this, &TrainingController::pause);
@@ -194,6 +195,7 @@ bool TrainingController::train() {
     stopping_ = false;
     paused_ = false;
     position_ = 0;
+    speed_epoch_ = -1;
     rate_ = project.training.optimizer.learning_rate;
     started_at_ = std::chrono::steady_clock::now();
     document->set_locked(tr("%1 is training this network, so it cannot change now. Stop the run to edit it; "
@@ -248,12 +250,21 @@ void TrainingController::started(const session::RunFacts& facts) {
     receipt.validation_images = facts.validation_images;
     receipt.test_images = facts.test_images;
     write_record(true);
+    window_->dashboard()->update_run(record_, false);
 }
 
 void TrainingController::batch(const session::BatchReport& report) {
     position_ = report.position();
-    const session::BatchPoint point{position_, report.recent_loss, report.recent_accuracy, report.learning_rate,
-                                    report.images_per_second};
+    // The speed since the previous report: the epoch's running figure would hide a slow-down,
+    // and starts low while the first batch waits for its kernels.
+    const double images = report.images_per_second * report.epoch_seconds;
+    double speed = report.images_per_second;
+    if (report.epoch == speed_epoch_ && report.epoch_seconds > speed_seconds_)
+        speed = (images - speed_images_) / (report.epoch_seconds - speed_seconds_);
+    speed_epoch_ = report.epoch;
+    speed_images_ = images;
+    speed_seconds_ = report.epoch_seconds;
+    const session::BatchPoint point{position_, report.recent_loss, report.recent_accuracy, report.learning_rate, speed};
     record_.history.batches.push_back(point);
     window_->dashboard()->curves()->add_batch(text_of(record_.id()), point);
     window_->dashboard()->status()->show_batch(report);
@@ -277,6 +288,7 @@ void TrainingController::epoch(const session::EpochReport& report) {
     receipt.train_accuracy = report.train_accuracy;
     receipt.validation = report.validation;
     write_record(true);  // a crash later still leaves the curves so far
+    window_->dashboard()->update_run(record_, false);
 }
 
 void TrainingController::learning_rate_changed(double rate) {

@@ -9,6 +9,7 @@
 //
 // A project not saved yet keeps its runs in `unsaved_runs_root`, one folder per project, and they
 // move beside the project file when it is first saved.
+#include <QMetaType>
 #include <QObject>
 #include <QString>
 #include <chrono>
@@ -18,6 +19,8 @@
 
 #include "engine/session/run_record.h"
 #include "engine/session/training_job.h"
+
+Q_DECLARE_METATYPE(bps::session::RunRecord)
 
 namespace bps::ui {
 class MainWindow;
@@ -83,6 +86,8 @@ private:
     bool paused_ = false;
     double position_ = 0;  // the latest report's, in epochs: where markers go
     double rate_ = 0;      // the learning rate the run uses now (before its schedule)
+    int speed_epoch_ = -1;  // the previous report's epoch, images and seconds into it
+    double speed_images_ = 0, speed_seconds_ = 0;
     std::chrono::steady_clock::time_point started_at_;
 };
 

@@ -1,6 +1,8 @@
 #include "app/gui/training_runner.h"
 
 #include <chrono>
+#include <functional>
+#include <vector>
 #include <mutex>
 #include <optional>
 
@@ -8,19 +10,36 @@
 
 namespace bps::app {
 
-// The job lives on the bridge's worker thread; the buttons reach it through here.
+// The job lives on the bridge's worker thread; the buttons reach it through here. What is asked
+// between start() and the job's creation on the worker (a Pause pressed at once) waits here and
+// reaches the job as soon as it exists.
 struct TrainingRunner::Controls {
     std::mutex mutex;
     session::TrainingJob* job = nullptr;
+    bool started = false;  // from start() until the job has ended
+    std::vector<std::function<void(session::TrainingJob&)>> waiting;
 
     template <typename Action>
     void apply(Action action) {
         std::lock_guard lock(mutex);
-        if (job) action(*job);
+        if (job)
+            action(*job);
+        else if (started)
+            waiting.emplace_back(action);
     }
     void attach(session::TrainingJob* running) {
         std::lock_guard lock(mutex);
         job = running;
+        if (running)
+            for (const auto& action : waiting) action(*running);
+        else
+            started = false;
+        waiting.clear();
+    }
+    void begin() {
+        std::lock_guard lock(mutex);
+        started = true;
+        waiting.clear();
     }
 };
 
@@ -50,7 +69,9 @@ bool TrainingRunner::running() const {
 }
 
 bool TrainingRunner::start(session::JobSetup setup) {
+    if (bridge_->running()) return false;
     std::shared_ptr<Controls> controls = controls_;
+    controls->begin();
     return bridge_->start([setup = std::move(setup), controls](JobChannel& channel) mutable -> QVariant {
         session::JobEvents events;
         events.stage = [&channel](const session::StageReport& s) { channel.record(QVariant::fromValue(s)); };

@@ -31,7 +31,8 @@ public:
     bool start(session::JobSetup setup);
     bool running() const;
 
-    // Honoured at the next batch boundary; ignored when no run is active (or it has not begun).
+    // Honoured at the next batch boundary (a pause asked for while preparing: before the first
+    // batch); ignored when no run is active.
     void pause();
     void resume();
     void step();

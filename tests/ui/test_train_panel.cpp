@@ -434,7 +434,7 @@ private slots:
             QCOMPARE(got.stop, want.stop);
         };
         check(RunState::idle, {true, false, false, false, false});
-        check(RunState::preparing, {false, false, false, false, true});
+        check(RunState::preparing, {false, true, false, false, true});
         check(RunState::running, {false, true, false, false, true});
         check(RunState::paused, {false, false, true, true, true});
         check(RunState::stopping, {false, false, false, false, false});

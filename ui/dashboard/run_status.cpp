@@ -56,6 +56,10 @@ RunStatus::RunStatus(QWidget* parent)
     stage_->setObjectName("runStage");
     progress_->setObjectName("runProgress");
     figures_->setObjectName("runFigures");
+    // A long line of figures must not widen the window's middle and squeeze the docks: it is
+    // cut instead, and its tooltip holds all of it.
+    figures_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    figures_->setMinimumWidth(120);
     message_box_->setObjectName("runMessage");
     QFont bold = stage_->font();
     bold.setBold(true);
@@ -67,8 +71,8 @@ RunStatus::RunStatus(QWidget* parent)
 
     auto* top = new QHBoxLayout;
     top->addWidget(stage_);
-    top->addWidget(progress_, 1);
-    top->addWidget(figures_);
+    top->addWidget(progress_, 2);
+    top->addWidget(figures_, 3);
 
     headline_->setFont(bold);
     headline_->setWordWrap(true);

@@ -190,6 +190,7 @@ TrainPanel::TrainPanel(NetworkDocument* document, std::vector<device::DeviceDesc
 
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the fields narrow instead
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(content);
 
@@ -600,7 +601,8 @@ void TrainPanel::set_run_state(RunState state) {
     run_state_ = state;
     const bool idle = state == RunState::idle;
     train_->setEnabled(idle && train_enabled_);
-    pause_->setEnabled(state == RunState::running);
+    // Pausing while preparing makes the run wait before its first batch: step through it from the start.
+    pause_->setEnabled(state == RunState::preparing || state == RunState::running);
     resume_->setEnabled(state == RunState::paused);
     step_->setEnabled(state == RunState::paused);
     stop_->setEnabled(state == RunState::preparing || state == RunState::running || state == RunState::paused);

@@ -591,6 +591,9 @@ void TrainingCurves::rescale() {
         if (span <= 0) span = std::max(std::abs(y_range.upper) * 0.2, 1e-9);
         double lower = y_range.lower - 0.06 * span, upper = y_range.upper + 0.06 * span;
         if (y_range.lower >= 0 && lower < 0) lower = 0;  // losses, rates and speeds are never negative
+        // A rate or a speed reads against zero: a constant learning rate is a flat line, not noise
+        // magnified to the axis's full height.
+        if (plot == plots_[learning_rate] || plot == plots_[speed]) lower = 0;
         plot->yAxis->setRange(lower, upper);
     }
     if (!found_x || x_range.size() <= 0)

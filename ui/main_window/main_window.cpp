@@ -1,6 +1,7 @@
 #include "ui/main_window/main_window.h"
 
 #include <QAction>
+#include <algorithm>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
@@ -303,7 +304,8 @@ void MainWindow::size_docks() {
     QDockWidget* palette = dock(palette_dock_name);
     QDockWidget* inspector = dock(inspector_dock_name);
     QDockWidget* problems = dock(problems_dock_name);
-    if (palette && inspector) resizeDocks({palette, inspector}, {width() / 6, width() / 4}, Qt::Horizontal);
+    if (palette && inspector)
+        resizeDocks({palette, inspector}, {width() / 6, std::max(width() / 4, 360)}, Qt::Horizontal);
     if (train_dock_) train_dock_->raise();  // Train is what a learner looks for first
     if (problems) resizeDocks({problems}, {height() / 5}, Qt::Vertical);
 }
@@ -499,6 +501,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
+    follow_tab(0);  // the layout is saved with the editor's docks where the learner put them
     save_window_layout(*this, settings_);
     if (document_->file().empty())
         settings_.remove(last_project_key);

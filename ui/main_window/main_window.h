@@ -9,6 +9,7 @@
 // (open_project, save_to); only the menu actions open dialogs, through prompts(), which tests
 // replace.
 #include <QByteArray>
+#include <QList>
 #include <QMainWindow>
 #include <QSettings>
 #include <QStringList>
@@ -158,6 +159,9 @@ private:
     // In main_window_training.cpp.
     void install_training_widgets(std::vector<device::DeviceDescription> devices, std::size_t default_device);
     void show_lock(bool locked);
+    // The editor's docks (palette, inspector, problems, summary) belong with the Network tab: the
+    // other tabs get their room. The Train dock stays everywhere.
+    void follow_tab(int index);
     void connect_canvas_actions();
     void update_dataset_status();  // Edit's and View's canvas actions to the scene and the view
 
@@ -189,6 +193,7 @@ private:
     TrainingDashboard* dashboard_ = nullptr;
     QDockWidget* train_dock_ = nullptr;
     QLabel* lock_banner_ = nullptr;  // over the canvas while a run trains
+    QList<QDockWidget*> docks_away_;  // editor docks hidden while another tab shows
     WindowPrompts prompts_;
     QByteArray default_layout_;  // saveState() right after install_editor_widgets
 

@@ -4,7 +4,6 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QLabel>
-#include <QScrollArea>
 #include <QTabWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -25,13 +24,9 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
     panels_->insertTab(1, dashboard_, tr("Training"));
 
     train_panel_ = new TrainPanel(document_, std::move(devices), default_device);
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(train_panel_);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
     train_dock_ = new QDockWidget(tr("Train"), this);
     train_dock_->setObjectName(train_dock_name);
-    train_dock_->setWidget(scroll);
+    train_dock_->setWidget(train_panel_);
     addDockWidget(Qt::RightDockWidgetArea, train_dock_);
     tabifyDockWidget(inspector_, train_dock_);
     train_dock_->raise();
@@ -57,6 +52,7 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
     if (auto* page_layout = qobject_cast<QVBoxLayout*>(panels_->widget(0)->layout()))
         page_layout->insertWidget(0, lock_banner_);
     connect(document_, &NetworkDocument::lockChanged, this, &MainWindow::show_lock);
+    connect(panels_, &QTabWidget::currentChanged, this, &MainWindow::follow_tab);
     // Undo and Redo follow the stack, which changes during a run (a new learning rate is an undo
     // step); undoing a network edit would change the network under the run. Queued, so this runs
     // after the actions' own update.
@@ -67,6 +63,21 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
     };
     connect(document_->undo_stack(), &QUndoStack::canUndoChanged, this, keep_history_locked, Qt::QueuedConnection);
     connect(document_->undo_stack(), &QUndoStack::canRedoChanged, this, keep_history_locked, Qt::QueuedConnection);
+}
+
+void MainWindow::follow_tab(int index) {
+    if (index == 0) {
+        for (QDockWidget* dock : docks_away_) dock->show();
+        docks_away_.clear();
+        return;
+    }
+    if (!docks_away_.isEmpty()) return;  // already away
+    for (const char* name : {palette_dock_name, inspector_dock_name, problems_dock_name, summary_dock_name})
+        if (auto* dock = findChild<QDockWidget*>(name, Qt::FindDirectChildrenOnly); dock && dock->isVisible()) {
+            docks_away_.append(dock);
+            dock->hide();
+        }
+    if (docks_away_.contains(inspector_) && train_dock_) train_dock_->raise();
 }
 
 void MainWindow::show_lock(bool locked) {

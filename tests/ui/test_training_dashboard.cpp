@@ -1,0 +1,370 @@
+// The dashboard in the real window with real runs on PoCL: Train locks the network, shows the
+// stages and fills the curves with every reported point; Pause, Step, Resume and Stop do what
+// they say (no batch while paused, exactly one per step, the weights kept on a stop); a new
+// learning rate is marked; a run's receipt and history are on disk and read back by another
+// window; a broken network, a divergence and a missing dataset each get their message. Every wait
+// is on a signal or a state, with a bound.
+#include <QAction>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <qcustomplot.h>
+#include <memory>
+
+#include "app/gui/training_controller.h"
+#include "app/gui/training_runner.h"
+#include "datasets/catalogue.h"
+#include "engine/session/run_record.h"
+#include "engine/session/saved_weights.h"
+#include "tests/ui/training_fixtures.h"
+#include "ui/dashboard/run_list.h"
+#include "ui/dashboard/run_status.h"
+#include "ui/dashboard/train_panel.h"
+#include "ui/dashboard/training_curves.h"
+#include "ui/dashboard/training_dashboard.h"
+#include "ui/editor/network_document.h"
+#include "ui/main_window/main_window.h"
+
+using namespace bps;
+using RunState = ui::TrainPanel::RunState;
+
+namespace {
+constexpr int run_timeout_ms = 180000;  // a cold kernel cache on a busy machine
+}
+
+class TrainingDashboardTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir shared_;  // the image folder, written once
+    std::unique_ptr<QTemporaryDir> folder_;
+    std::unique_ptr<ui::MainWindow> window_;
+    std::unique_ptr<app::TrainingController> controller_;
+
+    std::filesystem::path images() const { return std::filesystem::path(shared_.filePath("halves").toStdString()); }
+    std::filesystem::path here(const char* name) const { return folder_->filePath(name).toStdString(); }
+
+    std::unique_ptr<ui::MainWindow> make_window() {
+        ui::StartupFacts facts;
+        facts.dataset_catalogue = datasets::catalogue();
+        facts.data_root = here("data");
+        facts.recovery_folder = here("recovery");
+        auto window = std::make_unique<ui::MainWindow>(std::move(facts));
+        window->prompts().error = [](const QString& message) { QFAIL(qPrintable("unexpected error: " + message)); };
+        window->resize(1400, 900);
+        return window;
+    }
+    std::unique_ptr<app::TrainingController> make_controller(ui::MainWindow* window) {
+        auto controller = std::make_unique<app::TrainingController>(window, here("unsaved-runs"));
+        // Every batch reported: the tests count them.
+        controller->adjust_setup = [](session::JobSetup& setup) { setup.report_interval = std::chrono::milliseconds(0); };
+        return controller;
+    }
+    // The project saved as a file and opened, as a learner's would be.
+    void open(project::Project project, const char* name = "halves.json") {
+        project::save_project(here(name), project);
+        QVERIFY(window_->open_project(folder_->filePath(name)));
+    }
+    ui::TrainPanel* panel() const { return window_->train_panel(); }
+    ui::TrainingDashboard* dashboard() const { return window_->dashboard(); }
+    void press(QPushButton* button) {
+        QVERIFY2(button->isEnabled(), qPrintable(button->objectName() + " is disabled"));
+        QTest::mouseClick(button, Qt::LeftButton);
+    }
+    // Waits for the run to end, and returns its record as the controller wrote it.
+    session::RunRecord wait_for_end(QSignalSpy& ended) {
+        if (ended.isEmpty() && !ended.wait(run_timeout_ms)) {
+            qWarning("the run did not end; status: %s", qPrintable(dashboard()->status()->stage_text()));
+            return {};
+        }
+        return ended.takeFirst().at(0).value<session::RunRecord>();
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        qRegisterMetaType<session::RunRecord>();
+        QVERIFY(test::write_two_class_folder(images(), 256));
+    }
+    void init() {
+        folder_ = std::make_unique<QTemporaryDir>();
+        QVERIFY(folder_->isValid());
+        window_ = make_window();
+        controller_ = make_controller(window_.get());
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    }
+    void cleanup() {
+        controller_.reset();
+        if (window_) window_->document()->undo_stack()->setClean();
+        window_.reset();
+        folder_.reset();
+    }
+
+    void trainLocksTheNetworkFillsTheCurvesAndKeepsTheRunBesideTheProject() {
+        open(test::two_class_folder_project(images()));
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        QSignalSpy reports(controller_->runner(), &app::TrainingRunner::batchReported);
+        press(panel()->train_button());
+
+        // At once: the Training tab, the run listed and live, the network locked and saying why.
+        QCOMPARE(window_->panels()->currentWidget(), static_cast<QWidget*>(dashboard()));
+        QCOMPARE(dashboard()->run_list()->run_ids().size(), 1);
+        const QString id = dashboard()->run_list()->run_ids().front();
+        QCOMPARE(dashboard()->live_run(), id);
+        QCOMPARE(QString::fromStdString(dashboard()->run_list()->run(id)->receipt.name), QString("Run 1"));
+        QVERIFY(window_->document()->locked());
+        const std::optional<std::string> refused = window_->document()->add_layer("Dense", {0, 0});
+        QVERIFY(refused.has_value());
+        QVERIFY(QString::fromStdString(*refused).contains("Stop the run to edit it"));
+        QVERIFY(!window_->undo_action()->isEnabled());
+        auto* banner = window_->findChild<QLabel*>("lockBanner");
+        QVERIFY(banner && !banner->isHidden());
+        QVERIFY(!panel()->train_button()->isEnabled());
+        QVERIFY(panel()->stop_button()->isEnabled());
+
+        const session::RunRecord record = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("finished"));
+        QCOMPARE(record.receipt.epochs_completed, 3);
+        // 192 training images in batches of 16, every batch reported: 36 points, each the batch's own.
+        QCOMPARE(reports.count(), 36);
+        QCOMPARE(record.history.batches.size(), std::size_t{36});
+        for (int i = 0; i < reports.count(); ++i) {
+            const auto report = reports.at(i).at(0).value<session::BatchReport>();
+            const session::BatchPoint& point = record.history.batches[static_cast<std::size_t>(i)];
+            QCOMPARE(point.position, report.position());
+            QCOMPARE(point.loss, report.recent_loss);
+            QCOMPARE(point.accuracy, report.recent_accuracy);
+        }
+        // The curves hold exactly those points, and draw every one.
+        const session::RunHistory* drawn = dashboard()->curves()->history(id);
+        QVERIFY(drawn);
+        QCOMPARE(drawn->batches.size(), std::size_t{36});
+        QCOMPARE(drawn->epochs.size(), std::size_t{3});
+        QCOMPARE(drawn->batches.back().loss, record.history.batches.back().loss);
+        dashboard()->curves()->replot_now();
+        QCOMPARE(dashboard()->curves()->raw_loss_graph(id)->dataCount(), 36);
+        QVERIFY(record.history.epochs.back().validation_accuracy.has_value());
+        QVERIFY(*record.history.epochs.back().validation_accuracy > 0.8);
+
+        // Unlocked, idle, and the receipt says what ran where.
+        QVERIFY(!window_->document()->locked());
+        QVERIFY(banner->isHidden());
+        QCOMPARE(panel()->run_state(), RunState::idle);
+        QVERIFY(!record.receipt.device.empty());
+        QCOMPARE(record.receipt.train_images, std::size_t{192});
+        QCOMPARE(record.receipt.validation_images, std::size_t{64});
+        QCOMPARE(record.receipt.training.seed, std::uint64_t{7});
+        QVERIFY(record.receipt.seconds > 0);
+        QCOMPARE(record.folder.parent_path(), here("halves.runs"));
+        QCOMPARE(QString::fromStdString(record.receipt.weights_file), QString("weights.h5"));
+        QCOMPARE(dashboard()->status()->message_headline(), QString("Training finished"));
+
+        // On disk, read back independently of the window, and listed by another window.
+        const session::RunRecord read = session::read_run(record.folder);
+        QCOMPARE(read.receipt.outcome, record.receipt.outcome);
+        QCOMPARE(read.receipt.device, record.receipt.device);
+        QCOMPARE(read.history.batches.size(), std::size_t{36});
+        QCOMPARE(read.history.batches[17].loss, record.history.batches[17].loss);
+        QVERIFY(read.receipt.validation.has_value());
+        QCOMPARE(read.receipt.validation->accuracy, record.receipt.validation->accuracy);
+        const session::SavedWeights weights = session::read_saved_weights(record.weights());
+        QCOMPARE(weights.arrays.size(), std::size_t{4});
+
+        auto other = make_window();
+        auto other_controller = make_controller(other.get());
+        QVERIFY(other->open_project(folder_->filePath("halves.json")));
+        QCOMPARE(other->dashboard()->run_list()->run_ids(), QStringList{id});
+        const session::RunHistory* reread = other->dashboard()->curves()->history(id);
+        QVERIFY(reread);
+        QCOMPARE(reread->batches.size(), std::size_t{36});
+        other_controller.reset();
+    }
+
+    // Pause pressed at once (while preparing): the run waits before its first batch. From there
+    // every step is exactly one batch, nothing runs between, and the stages confirm each.
+    void pauseStepResumeAndStopDoWhatTheySay() {
+        open(test::two_class_folder_project(images()));
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        QSignalSpy stages(controller_->runner(), &app::TrainingRunner::stageChanged);
+        QSignalSpy reports(controller_->runner(), &app::TrainingRunner::batchReported);
+        const auto paused_stages = [&] {
+            int count = 0;
+            for (const QList<QVariant>& arguments : stages)
+                if (arguments.at(0).value<session::StageReport>().stage == session::Stage::paused) ++count;
+            return count;
+        };
+        const auto last_report = [&] { return reports.last().at(0).value<session::BatchReport>(); };
+
+        press(panel()->train_button());
+        press(panel()->pause_button());
+        QTRY_VERIFY_WITH_TIMEOUT(paused_stages() == 1, run_timeout_ms);
+        QCOMPARE(panel()->run_state(), RunState::paused);
+        QCOMPARE(reports.count(), 0);  // paused before the first batch
+        // A step's own report is its handshake; the run stays paused through it.
+        for (std::size_t step = 1; step <= 2; ++step) {
+            press(panel()->step_button());
+            QTRY_VERIFY_WITH_TIMEOUT(reports.count() >= static_cast<int>(step), run_timeout_ms);
+            QCOMPARE(reports.count(), static_cast<int>(step));
+            QCOMPARE(last_report().epoch, 0);
+            QCOMPARE(last_report().batch, step);
+            QCOMPARE(panel()->run_state(), RunState::paused);
+        }
+        // Stop while paused keeps the two batches' weights with the run; no other batch ran.
+        press(panel()->stop_button());
+        session::RunRecord record = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("stopped"));
+        QCOMPARE(reports.count(), 2);
+        QVERIFY(std::filesystem::exists(record.weights()));
+        QCOMPARE(session::read_saved_weights(record.weights()).arrays.size(), std::size_t{4});
+        QCOMPARE(dashboard()->status()->message_headline(), QString("Stopped: the weights trained so far are kept"));
+        // The pause is marked where the run stood: before its first batch.
+        QCOMPARE(record.history.markers.size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(record.history.markers.front().text), QString("paused"));
+        QCOMPARE(record.history.markers.front().position, 0.0);
+        QCOMPARE(panel()->run_state(), RunState::idle);
+        QVERIFY(!window_->document()->locked());
+
+        // Pause, one step, Resume: the run goes on to its end, every batch once.
+        stages.clear();
+        reports.clear();
+        press(panel()->train_button());
+        press(panel()->pause_button());
+        QTRY_VERIFY_WITH_TIMEOUT(paused_stages() == 1, run_timeout_ms);
+        press(panel()->step_button());
+        QTRY_VERIFY_WITH_TIMEOUT(reports.count() == 1, run_timeout_ms);
+        press(panel()->resume_button());
+        record = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("finished"));
+        QCOMPARE(reports.count(), 36);
+        for (int i = 0; i < 36; ++i) {
+            const auto report = reports.at(i).at(0).value<session::BatchReport>();
+            QCOMPARE(report.epoch * 12 + static_cast<int>(report.batch), i + 1);
+        }
+    }
+
+    void aLearningRateChangedDuringTheRunAppliesFromTheNextBatchAndIsMarked() {
+        open(test::two_class_folder_project(images()));
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        QSignalSpy reports(controller_->runner(), &app::TrainingRunner::batchReported);
+        press(panel()->train_button());
+        press(panel()->pause_button());
+        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, run_timeout_ms);
+        press(panel()->step_button());
+        QTRY_VERIFY_WITH_TIMEOUT(reports.count() == 1 && panel()->run_state() == RunState::paused, run_timeout_ms);
+        // The rate box stays editable during the run; the new rate counts from the next batch.
+        QVERIFY(panel()->learning_rate_box()->isEnabled());
+        panel()->learning_rate_box()->setValue(0.01);
+        press(panel()->resume_button());
+        const session::RunRecord record = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("finished"));
+        QCOMPARE(record.history.batches.size(), std::size_t{36});
+        QCOMPARE(record.history.batches[0].learning_rate, double(0.05f));
+        for (std::size_t i = 1; i < record.history.batches.size(); ++i)
+            QCOMPARE(record.history.batches[i].learning_rate, double(0.01f));
+        // Marked where it changed: after the first batch.
+        std::vector<std::string> texts;
+        for (const session::RunMarker& marker : record.history.markers) texts.push_back(marker.text);
+        QCOMPARE(texts, (std::vector<std::string>{"paused", "learning rate 0.05 → 0.01"}));
+        QCOMPARE(record.history.markers[1].position, record.history.batches[0].position);
+        const QString id = QString::fromStdString(record.id());
+        QCOMPARE(dashboard()->curves()->history(id)->markers.size(), std::size_t{2});
+        // The project keeps the rate the learner set, as an undo step.
+        QCOMPARE(window_->document()->project().training.optimizer.learning_rate, 0.01f);
+    }
+
+    void aNetworkWithProblemsDoesNotStartAndPointsToTheProblemsDock() {
+        open(test::two_class_folder_project(images()));
+        // Five outputs for two classes.
+        model::LayerSpec out = *window_->document()->layer("out");
+        out.units = 5;
+        QVERIFY(!window_->document()->update_layer("out", out));
+        QVERIFY(!window_->document()->report().ok());
+        QVERIFY(!panel()->train_button()->isEnabled());
+        QVERIFY(panel()->train_button()->toolTip().contains("Problems dock"));
+        // F5 or a stray call: refused with the reason, and nothing on disk.
+        QVERIFY(!controller_->train());
+        QCOMPARE(dashboard()->status()->message_headline(), QString("The network has problems, so it cannot train"));
+        QVERIFY(dashboard()->status()->message_details().contains("Problems dock"));
+        auto* problems = window_->findChild<QDockWidget*>(ui::MainWindow::problems_dock_name);
+        QVERIFY(problems);
+        QVERIFY(!std::filesystem::exists(here("halves.runs")));
+        QVERIFY(!window_->document()->locked());
+    }
+
+    void aDivergingRunPausesWithAdviceAndDrawsNoNaN() {
+        project::Project wild = test::two_class_folder_project(images());
+        wild.training.optimizer.learning_rate = 1e20f;
+        open(wild);
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        press(panel()->train_button());
+        QTRY_VERIFY_WITH_TIMEOUT(panel()->run_state() == RunState::paused, run_timeout_ms);
+        QCOMPARE(dashboard()->status()->message_headline(), QString("The training diverged, so the run is paused"));
+        QVERIFY(dashboard()->status()->message_details().contains("lower learning rate"));
+        QVERIFY(dashboard()->status()->message_details().contains("normalised"));
+        const QString id = dashboard()->live_run();
+        for (const session::BatchPoint& point : dashboard()->curves()->history(id)->batches)
+            QVERIFY(std::isfinite(point.loss));
+        press(panel()->stop_button());
+        const session::RunRecord record = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("diverged"));
+        QVERIFY(QString::fromStdString(record.receipt.problem).startsWith("the loss became"));
+        QVERIFY(record.receipt.weights_file.empty());
+        QVERIFY(!std::filesystem::exists(record.folder / "weights.h5"));
+    }
+
+    void aMissingDatasetFailsWithWhatToDoAndTheWindowStaysUsable() {
+        project::Project gone = test::two_class_folder_project(here("no-such-images"));
+        open(gone);
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        QVERIFY(controller_->train());
+        const session::RunRecord record = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("failed"));
+        QVERIFY(QString::fromStdString(record.receipt.problem).contains("no-such-images"));
+        QCOMPARE(dashboard()->status()->message_headline(), QString("The dataset cannot be read"));
+        QVERIFY(dashboard()->status()->message_details().contains("no-such-images"));
+        QCOMPARE(panel()->run_state(), RunState::idle);
+        QVERIFY(!window_->document()->locked());
+        QCOMPARE(session::read_run(record.folder).receipt.outcome, std::string("failed"));
+    }
+
+    void anUnsavedProjectsRunsMoveBesideItsFileOnTheFirstSave() {
+        window_->document()->reset(test::two_class_folder_project(images()));
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        QVERIFY(controller_->train());
+        const session::RunRecord record = wait_for_end(ended);
+        QCOMPARE(record.folder.parent_path().parent_path(), here("unsaved-runs"));
+        QVERIFY(window_->save_to(folder_->filePath("saved.json")));
+        const std::filesystem::path moved = here("saved.runs") / record.id();
+        QVERIFY(std::filesystem::exists(moved / "receipt.json"));
+        QVERIFY(!std::filesystem::exists(record.folder));
+        QCOMPARE(dashboard()->run_list()->run_ids(), QStringList{QString::fromStdString(record.id())});
+        QCOMPARE(session::read_run(moved).history.batches.size(), record.history.batches.size());
+    }
+
+    void twoRunsOverlayInTheirOwnColours() {
+        project::Project quick = test::two_class_folder_project(images());
+        quick.training.epochs = 1;
+        open(quick);
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        QVERIFY(controller_->train());
+        const session::RunRecord first = wait_for_end(ended);
+        QVERIFY(controller_->train());
+        const session::RunRecord second = wait_for_end(ended);
+        QCOMPARE(second.receipt.name, std::string("Run 2"));
+        const QStringList both{QString::fromStdString(first.id()), QString::fromStdString(second.id())};
+        QCOMPARE(dashboard()->run_list()->ticked_runs(), both);
+        QCOMPARE(dashboard()->curves()->shown_runs().size(), 2);
+        QVERIFY(dashboard()->run_list()->colour_of(both[0]) != dashboard()->run_list()->colour_of(both[1]));
+        QCOMPARE(dashboard()->curves()->smoothed_loss_graph(both[1])->pen().color(),
+                 dashboard()->run_list()->colour_of(both[1]));
+    }
+};
+
+QTEST_MAIN(TrainingDashboardTest)
+#include "test_training_dashboard.moc"
