@@ -447,11 +447,12 @@ private slots:
         facts.dataset_catalogue = {absent_entry("absent")};
         facts.data_root = root();
         bps::ui::MainWindow window(std::move(facts));
-        // The network editor comes first, then Devices and Datasets.
+        // The network editor comes first, its training next, then Devices and Datasets.
         QCOMPARE(window.panels()->tabText(0), QString("Network"));
-        QCOMPARE(window.panels()->tabText(1), QString("Devices"));
-        QCOMPARE(window.panels()->tabText(2), QString("Datasets"));
-        QCOMPARE(window.panels()->widget(2), static_cast<QWidget*>(window.dataset_panel()));
+        QCOMPARE(window.panels()->tabText(1), QString("Training"));
+        QCOMPARE(window.panels()->tabText(2), QString("Devices"));
+        QCOMPARE(window.panels()->tabText(3), QString("Datasets"));
+        QCOMPARE(window.panels()->widget(3), static_cast<QWidget*>(window.dataset_panel()));
         QCOMPARE(window.dataset_panel()->model()->rowCount(), 1);
     }
 };

@@ -191,7 +191,7 @@ TrainingCurves::~TrainingCurves() = default;
 void TrainingCurves::make_plot(PlotIndex index, const QString& title, const QString& y_label) {
     auto* plot = new QCustomPlot(grid_);
     plots_[index] = plot;
-    plot->setMinimumSize(220, 160);
+    plot->setMinimumSize(160, 110);  // four fit a laptop's window with the editor docks beside them
     plot->setAutoAddPlottableToLegend(false);
     // Lines wider than a pixel drawn as one polyline make Qt's stroker work in O(n²) on a zig-zag
     // of 100,000 points (half a second a replot); drawn as segments they take milliseconds.

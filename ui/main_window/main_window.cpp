@@ -306,8 +306,9 @@ void MainWindow::size_docks() {
     QDockWidget* problems = dock(problems_dock_name);
     if (palette && inspector)
         resizeDocks({palette, inspector}, {width() / 6, std::max(width() / 4, 360)}, Qt::Horizontal);
-    if (train_dock_) train_dock_->raise();  // Train is what a learner looks for first
     if (problems) resizeDocks({problems}, {height() / 5}, Qt::Vertical);
+    // The Train dock under the inspector: its buttons and most of its settings in view.
+    if (inspector && train_dock_) resizeDocks({inspector, train_dock_}, {height() * 2 / 5, height() * 3 / 5}, Qt::Vertical);
 }
 
 // The docks' own show/hide actions, found by name so that the real docks count as well.

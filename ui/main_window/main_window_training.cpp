@@ -27,9 +27,9 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
     train_dock_ = new QDockWidget(tr("Train"), this);
     train_dock_->setObjectName(train_dock_name);
     train_dock_->setWidget(train_panel_);
-    addDockWidget(Qt::RightDockWidgetArea, train_dock_);
-    tabifyDockWidget(inspector_, train_dock_);
-    train_dock_->raise();
+    // Under the inspector rather than tabified with it: the run buttons stay in view while a layer
+    // is inspected, and on the other tabs (where the inspector is away) it has the whole height.
+    addDockWidget(Qt::RightDockWidgetArea, train_dock_, Qt::Vertical);
 
     // A network with problems does not train; the panel says why and where to look.
     const auto follow_report = [this] {
@@ -77,7 +77,6 @@ void MainWindow::follow_tab(int index) {
             docks_away_.append(dock);
             dock->hide();
         }
-    if (docks_away_.contains(inspector_) && train_dock_) train_dock_->raise();
 }
 
 void MainWindow::show_lock(bool locked) {
