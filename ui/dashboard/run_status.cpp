@@ -205,7 +205,13 @@ void RunStatus::show_finished(const session::JobResult& result) {
                      Tone::information);
         return;
     }
-    QString details = tr("%1 epochs in %2.").arg(result.epochs_completed).arg(text_of(session::format_duration(result.seconds)));
+    // The run is over: its last progress line would read as a run still going.
+    figures_->clear();
+    if (result.stopped) stage_->setText(tr("Stopped"));
+    const QString duration = text_of(session::format_duration(result.seconds));
+    QString details = result.epochs_completed == 0
+                          ? tr("Stopped in its first epoch, after %1.").arg(duration)
+                          : tr("%n epoch(s) in %1.", nullptr, result.epochs_completed).arg(duration);
     if (result.test)
         details += tr(" Test accuracy %1 (loss %2) on %3 images.")
                        .arg(percent(result.test->accuracy))
@@ -242,6 +248,7 @@ QString RunStatus::failure_headline(session::FailureKind kind) {
 
 void RunStatus::show_failure(const session::JobFailure& failure) {
     progress_->setFormat(QString());
+    figures_->clear();
     progress_->setRange(0, 1000);
     QString details = capitalised(text_of(failure.message));
     if (!details.endsWith('.')) details += '.';
