@@ -40,8 +40,7 @@ constexpr int status_message_ms = 8000;
 
 }  // namespace
 
-TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::path unsaved_runs_root,
-                                       QObject* parent)
+TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::path unsaved_runs_root, QObject* parent)
     : QObject(parent),
       window_(window),
       runner_(new TrainingRunner(this)),
@@ -113,10 +112,9 @@ void TrainingController::follow_project() {
         if (std::filesystem::exists(unsaved_folder_, error) && !std::filesystem::exists(target, error)) {
             std::filesystem::rename(unsaved_folder_, target, error);
             if (error)
-                window_->statusBar()->showMessage(
-                    tr("The runs of the new project stay in %1: %2")
-                        .arg(text_of(unsaved_folder_.string()), text_of(error.message())),
-                    status_message_ms);
+                window_->statusBar()->showMessage(tr("The runs of the new project stay in %1: %2")
+                                                      .arg(text_of(unsaved_folder_.string()), text_of(error.message())),
+                                                  status_message_ms);
         }
         unsaved_folder_.clear();
     }

@@ -84,8 +84,8 @@ private:
     bool active_ = false;
     bool stopping_ = false;
     bool paused_ = false;
-    double position_ = 0;  // the latest report's, in epochs: where markers go
-    double rate_ = 0;      // the learning rate the run uses now (before its schedule)
+    double position_ = 0;   // the latest report's, in epochs: where markers go
+    double rate_ = 0;       // the learning rate the run uses now (before its schedule)
     int speed_epoch_ = -1;  // the previous report's epoch, images and seconds into it
     double speed_images_ = 0, speed_seconds_ = 0;
     std::chrono::steady_clock::time_point started_at_;

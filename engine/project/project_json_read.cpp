@@ -40,6 +40,7 @@
 #include <sstream>
 
 #include "datasets/catalogue.h"
+#include "engine/io/json_damage.h"
 #include "engine/project/project.h"
 #include "engine/project/project_format.h"
 #include "engine/train/initializer.h"
@@ -200,23 +201,9 @@ json parse_json(std::string_view text, const std::string& source) {
     try {
         return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& error) {
-        // nlohmann's byte is the 1-based position of the last character read; count lines to it.
-        const std::size_t end = std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1, text.size());
-        std::size_t line = 1, line_start = 0;
-        for (std::size_t i = 0; i < end; ++i)
-            if (text[i] == '\n') {
-                ++line;
-                line_start = i + 1;
-            }
-        const std::size_t column = end - line_start + 1;
-        // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while
-        // parsing object - unexpected '}'; expected string literal": keep what went wrong.
-        std::string what = error.what();
-        if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-        if (auto dash = what.find(" - "); what.rfind("syntax error", 0) == 0 && dash != std::string::npos)
-            what = what.substr(dash + 3);
-        throw ProjectError(source, "is not valid JSON (line " + std::to_string(line) + ", column " +
-                                       std::to_string(column) + ": " + what + ")");
+        const io::JsonDamage damage = io::json_damage(text, error);
+        throw ProjectError(source, "is not valid JSON (line " + std::to_string(damage.line) + ", column " +
+                                       std::to_string(damage.column) + ": " + damage.what + ")");
     }
 }
 

@@ -34,6 +34,8 @@
 #include <random>
 #include <sstream>
 
+#include "engine/io/json_damage.h"
+
 namespace bps::session {
 
 namespace fs = std::filesystem;
@@ -114,18 +116,14 @@ ordered_json parse(const std::string& text, const fs::path& file) {
     try {
         return ordered_json::parse(text);
     } catch (const json::parse_error& error) {
-        // nlohmann's byte is the 1-based position of the last character read; count lines to it.
-        const std::size_t end = std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1, text.size());
-        std::size_t line = 1, line_start = 0;
-        for (std::size_t i = 0; i < end; ++i)
-            if (text[i] == '\n') {
-                ++line;
-                line_start = i + 1;
-            }
+        const io::JsonDamage damage = io::json_damage(text, error);
         std::string problem = "is damaged JSON at line ";
-        problem += std::to_string(line);
+        problem += std::to_string(damage.line);
         problem += ", column ";
-        problem += std::to_string(end - line_start + 1);
+        problem += std::to_string(damage.column);
+        problem += " (";
+        problem += damage.what;
+        problem += ")";
         throw RunRecordError(file, problem);
     }
 }

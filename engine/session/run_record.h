@@ -100,7 +100,8 @@ void write_run(const RunRecord& record);
 RunRecord read_run(const std::filesystem::path& folder);
 // Every readable run in `runs_folder`, oldest first (by started_at, then id); damaged ones are
 // skipped and named in `problems` ("FILE: problem"). A missing folder has no runs.
-std::vector<RunRecord> list_runs(const std::filesystem::path& runs_folder, std::vector<std::string>* problems = nullptr);
+std::vector<RunRecord> list_runs(const std::filesystem::path& runs_folder,
+                                 std::vector<std::string>* problems = nullptr);
 // Only the receipt's name changes on disk.
 void rename_run(const std::filesystem::path& folder, const std::string& name);
 // Removes the run's folder and everything in it.

@@ -85,7 +85,8 @@ struct TrainingJob::State {
     std::uint64_t device_memory = 0, device_max_allocation = 0;
     std::size_t network_bytes = 0;  // an estimate of what the run needs on the device, 0: unknown
     JobResult result;
-    ModelCard kept_card;  // what a weights file saved after a failure says about its images  // filled as the work goes, so that a failure keeps what was trained
+    ModelCard kept_card;  // what a weights file saved after a failure says about its images  // filled as the work
+                          // goes, so that a failure keeps what was trained
 
     template <typename Event, typename... Args>
     void send(const Event& event, const Args&... args) const {
@@ -134,7 +135,8 @@ std::size_t check_network(const JobSetup& setup, const DataFacts& facts) {
             parameters += node.parameters;
             activation_bytes += node.activation_bytes;
         }
-        const auto copies = static_cast<std::size_t>(2 + train::optimizer_state_count(setup.project.training.optimizer));
+        const auto copies =
+            static_cast<std::size_t>(2 + train::optimizer_state_count(setup.project.training.optimizer));
         return parameters * sizeof(float) * copies +
                activation_bytes * static_cast<std::size_t>(setup.project.training.batch_size) * 2;
     }
@@ -180,7 +182,8 @@ JobFailure TrainingJob::State::failure_of(std::exception_ptr error) const {
         if (out_of_memory_status(e.status()))
             failed = failure(FailureKind::out_of_device_memory, out_of_memory_message(e.what()));
         else
-            failed = failure(FailureKind::device, device_name.empty() ? e.what() : device_name + ": " + e.what(), {}, {});
+            failed =
+                failure(FailureKind::device, device_name.empty() ? e.what() : device_name + ": " + e.what(), {}, {});
     } catch (const std::bad_alloc&) {
         failed = failure(FailureKind::out_of_device_memory, "out of memory while preparing the run", {}, {});
     } catch (const DivergenceError& e) {

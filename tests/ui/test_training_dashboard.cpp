@@ -4,6 +4,8 @@
 // learning rate is marked; a run's receipt and history are on disk and read back by another
 // window; a broken network, a divergence and a missing dataset each get their message. Every wait
 // is on a signal or a state, with a bound.
+#include <qcustomplot.h>
+
 #include <QAction>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -15,7 +17,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
-#include <qcustomplot.h>
 #include <memory>
 
 #include "app/gui/training_controller.h"
@@ -62,7 +63,9 @@ class TrainingDashboardTest : public QObject {
     std::unique_ptr<app::TrainingController> make_controller(ui::MainWindow* window) {
         auto controller = std::make_unique<app::TrainingController>(window, here("unsaved-runs"));
         // Every batch reported: the tests count them.
-        controller->adjust_setup = [](session::JobSetup& setup) { setup.report_interval = std::chrono::milliseconds(0); };
+        controller->adjust_setup = [](session::JobSetup& setup) {
+            setup.report_interval = std::chrono::milliseconds(0);
+        };
         return controller;
     }
     // The project saved as a file and opened, as a learner's would be.
@@ -345,6 +348,33 @@ private slots:
         QVERIFY(!std::filesystem::exists(record.folder));
         QCOMPARE(dashboard()->run_list()->run_ids(), QStringList{QString::fromStdString(record.id())});
         QCOMPARE(session::read_run(moved).history.batches.size(), record.history.batches.size());
+    }
+
+    // Closing the window, Open or New during a run ask first; saying no keeps the run going.
+    void replacingTheProjectOrClosingDuringARunAsksToStopIt() {
+        open(test::two_class_folder_project(images()));
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        QStringList questions;
+        bool answer = false;
+        window_->prompts().stop_run = [&](const QString& question) {
+            questions.append(question);
+            return answer;
+        };
+        press(panel()->train_button());
+        press(panel()->pause_button());
+        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, run_timeout_ms);
+        QVERIFY(!window_->new_project("mlp"));
+        QVERIFY(!window_->close());
+        QCOMPARE(questions.size(), 2);
+        QVERIFY(questions[0].contains("A run is training this project"));
+        QVERIFY(controller_->running());
+        QVERIFY(window_->isVisible());
+        // Yes: the run stops (its weights kept) and the window closes without waiting for it.
+        answer = true;
+        QVERIFY(window_->close());
+        const session::RunRecord record = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("stopped"));
+        QVERIFY(std::filesystem::exists(record.weights()));
     }
 
     void twoRunsOverlayInTheirOwnColours() {

@@ -217,10 +217,9 @@ void RunStatus::show_finished(const session::JobResult& result) {
                        .arg(percent(result.test->accuracy))
                        .arg(result.test->loss, 0, 'f', 4)
                        .arg(text_of(session::format_thousands(result.test->samples)));
-    if (!result.saved_to.empty())
-        details += tr(" The weights are kept with the run: export them from the run list.");
-    show_message(result.stopped ? tr("Stopped: the weights trained so far are kept") : tr("Training finished"),
-                 details, Tone::success);
+    if (!result.saved_to.empty()) details += tr(" The weights are kept with the run: export them from the run list.");
+    show_message(result.stopped ? tr("Stopped: the weights trained so far are kept") : tr("Training finished"), details,
+                 Tone::success);
 }
 
 QString RunStatus::failure_headline(session::FailureKind kind) {

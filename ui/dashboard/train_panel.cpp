@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "engine/project/project.h"
+#include "ui/editor/edit_gesture.h"
 #include "ui/editor/network_document.h"
 
 namespace bps::ui {
@@ -176,7 +177,11 @@ QLabel* note_line(const char* object_name, QWidget* parent) {
 
 TrainPanel::TrainPanel(NetworkDocument* document, std::vector<device::DeviceDescription> devices,
                        std::size_t default_device, QWidget* parent)
-    : QWidget(parent), document_(document), devices_(std::move(devices)), default_device_(default_device) {
+    : QWidget(parent),
+      document_(document),
+      devices_(std::move(devices)),
+      default_device_(default_device),
+      gestures_(new EditGesture(document, this)) {
     setObjectName("trainPanel");
     auto* content = new QWidget;
     auto* layout = new QVBoxLayout(content);
@@ -210,7 +215,7 @@ QSpinBox* TrainPanel::spin_box(QSpinBox* box, const char* object_name, int minim
     box->setToolTip(tip);
     // Typing "128" is one edit, not three (1, 12, 128).
     box->setKeyboardTracking(false);
-    box->installEventFilter(this);
+    gestures_->watch(box);
     return box;
 }
 
@@ -221,7 +226,7 @@ QDoubleSpinBox* TrainPanel::double_spin_box(QDoubleSpinBox* box, const char* obj
     box->setRange(minimum, maximum);
     box->setToolTip(tip);
     box->setKeyboardTracking(false);
-    box->installEventFilter(this);
+    gestures_->watch(box);
     return box;
 }
 
@@ -525,7 +530,7 @@ void TrainPanel::fill_devices() {
 
 void TrainPanel::document_changed() {
     // An undo, a redo or an edit elsewhere ends a spin box's run: its next step is a new undo step.
-    if (!editing_) end_gesture();
+    if (!editing_) gestures_->end();
     refresh();
 }
 
@@ -597,7 +602,7 @@ void TrainPanel::show_rows() {
 
 void TrainPanel::set_run_state(RunState state) {
     // A rate stepped before the run started, or before it paused, is its own undo step.
-    if (state != run_state_) end_gesture();
+    if (state != run_state_) gestures_->end();
     run_state_ = state;
     const bool idle = state == RunState::idle;
     train_->setEnabled(idle && train_enabled_);
@@ -633,32 +638,13 @@ QString TrainPanel::device_request() const {
     return QString::fromStdString(document_->project().device);
 }
 
-bool TrainPanel::eventFilter(QObject* watched, QEvent* event) {
-    // Leaving a spin box ends its run of steps.
-    if (event->type() == QEvent::FocusOut && watched == gesture_widget_) end_gesture();
-    return QWidget::eventFilter(watched, event);
-}
-
-int TrainPanel::gesture_for(QObject* source) {
-    if (gesture_ == 0 || gesture_widget_ != source) {
-        gesture_ = document_->new_gesture();
-        gesture_widget_ = source;
-    }
-    return gesture_;
-}
-
-void TrainPanel::end_gesture() {
-    gesture_ = 0;
-    gesture_widget_ = nullptr;
-}
-
 template <typename Change>
 void TrainPanel::edit_training(QObject* source, Change change, bool merge) {
     if (updating_) return;
     project::TrainingSettings settings = document_->project().training;
     change(settings);
-    const int gesture = merge ? gesture_for(source) : 0;
-    if (!merge) end_gesture();
+    const int gesture = merge ? gestures_->join(source) : 0;
+    if (!merge) gestures_->end();
     editing_ = true;
     const std::optional<std::string> refusal = document_->set_training(settings, gesture);
     editing_ = false;
@@ -670,8 +656,8 @@ void TrainPanel::edit_dataset(QObject* source, Change change, bool merge) {
     if (updating_) return;
     project::DatasetSettings settings = document_->project().dataset;
     change(settings);
-    const int gesture = merge ? gesture_for(source) : 0;
-    if (!merge) end_gesture();
+    const int gesture = merge ? gestures_->join(source) : 0;
+    if (!merge) gestures_->end();
     editing_ = true;
     const std::optional<std::string> refusal = document_->set_dataset(settings, gesture);
     editing_ = false;
@@ -693,7 +679,7 @@ void TrainPanel::edit_seed() {
 
 void TrainPanel::choose_device(int index) {
     if (updating_ || index < 0 || index == unknown_device_entry_) return;
-    end_gesture();
+    gestures_->end();
     editing_ = true;
     const std::optional<std::string> refusal = document_->set_device(device_->itemData(index).toString().toStdString());
     editing_ = false;

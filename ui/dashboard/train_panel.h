@@ -25,6 +25,8 @@ class QSpinBox;
 
 namespace bps::ui {
 
+class EditGesture;
+
 class NetworkDocument;
 
 class TrainPanel : public QWidget {
@@ -70,9 +72,6 @@ signals:
     // from its next batch (the document has it too, as an undo step).
     void learningRateChanged(double rate);
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     QWidget* build_buttons();
     QWidget* build_training();
@@ -91,8 +90,6 @@ private:
     void document_changed();
     // The gesture that `source`'s edit joins: a new one unless `source` continues its run (same
     // widget, focus kept, nothing else changed the document meanwhile).
-    int gesture_for(QObject* source);
-    void end_gesture();
     // Copies the project's settings, lets `change` alter them and sends them; `merge`: the edit
     // joins `source`'s run of edits.
     template <typename Change>
@@ -108,8 +105,7 @@ private:
     RunState run_state_ = RunState::idle;
     bool train_enabled_ = true;
     QString train_blocked_why_;
-    int gesture_ = 0;
-    QObject* gesture_widget_ = nullptr;
+    EditGesture* gestures_;
     bool editing_ = false;   // our own edit is in the document: its changed() is no outside change
     bool updating_ = false;  // refresh() is setting the widgets: their signals are no edits
 

@@ -21,6 +21,7 @@
 
 #include "datasets/catalogue.h"
 #include "engine/session/number_text.h"
+#include "ui/editor/edit_gesture.h"
 #include "ui/editor/network_document.h"
 
 namespace bps::ui {
@@ -97,7 +98,7 @@ QString shape_text(const datasets::ImageShape& shape) {
 }  // namespace
 
 InspectorDock::InspectorDock(NetworkDocument* document, QWidget* parent)
-    : QDockWidget(tr("Inspector"), parent), document_(document) {
+    : QDockWidget(tr("Inspector"), parent), document_(document), gestures_(new EditGesture(document, this)) {
     setObjectName("inspectorDock");
     folder_chooser_ = [](QWidget* dialog_parent, const QString& start) {
         return QFileDialog::getExistingDirectory(dialog_parent, tr("Image folder (one subfolder per class)"), start);
@@ -131,7 +132,7 @@ QSpinBox* InspectorDock::spin_box(const char* object_name, int minimum, int maxi
     box->setRange(minimum, maximum);
     // Typing "128" is one edit, not three (1, 12, 128).
     box->setKeyboardTracking(false);
-    box->installEventFilter(this);
+    gestures_->watch(box);
     return box;
 }
 
@@ -143,7 +144,7 @@ QDoubleSpinBox* InspectorDock::double_spin_box(const char* object_name, double m
     box->setRange(minimum, maximum);
     box->setSingleStep(step);
     box->setKeyboardTracking(false);
-    box->installEventFilter(this);
+    gestures_->watch(box);
     return box;
 }
 
@@ -258,7 +259,7 @@ QWidget* InspectorDock::build_editor() {
     rate_slider_ = new QSlider(Qt::Horizontal, dropout_group_);
     rate_slider_->setObjectName("dropoutSlider");
     rate_slider_->setRange(0, max_rate_percent);
-    rate_slider_->installEventFilter(this);
+    gestures_->watch(rate_slider_);
     rate_box_ = spin_box("dropoutRate", 0, max_rate_percent);
     rate_box_->setSuffix(QStringLiteral(" %"));
     auto* rate_row = new QWidget(dropout_group_);
@@ -274,13 +275,8 @@ QWidget* InspectorDock::build_editor() {
             source, [rate](model::LayerSpec& spec) { return std::exchange(spec.rate, rate) != rate; }, true);
     };
     // One press of the slider is one gesture, however many values the drag passes.
-    connect(rate_slider_, &QSlider::sliderPressed, this, [this] {
-        gesture_ = document_->new_gesture();
-        gesture_widget_ = rate_slider_;
-    });
-    connect(rate_slider_, &QSlider::sliderReleased, this, [this] {
-        if (gesture_widget_ == rate_slider_) end_gesture();
-    });
+    connect(rate_slider_, &QSlider::sliderPressed, this, [this] { gestures_->begin(rate_slider_); });
+    connect(rate_slider_, &QSlider::sliderReleased, this, [this] { gestures_->end_for(rate_slider_); });
     connect(rate_slider_, &QSlider::valueChanged, this, [this, rate_edit](int percent) {
         set_quietly(rate_box_, percent);
         rate_edit(rate_slider_, percent);
@@ -413,7 +409,7 @@ QWidget* InspectorDock::build_editor() {
 
 void InspectorDock::show_layer(const QString& name) {
     if (name != shown_) {
-        end_gesture();
+        gestures_->end();
         show_error(name_error_, {});
         show_error(edit_error_, {});
     }
@@ -423,7 +419,7 @@ void InspectorDock::show_layer(const QString& name) {
 
 void InspectorDock::document_changed() {
     // An undo, a redo or an edit elsewhere ends a spin box's run: its next step is a new undo step.
-    if (!editing_) end_gesture();
+    if (!editing_) gestures_->end();
     refresh();
 }
 
@@ -527,32 +523,13 @@ void InspectorDock::show_dataset() {
     show_error(dataset_problem_, QString::fromStdString(document_->dataset_problem()));
 }
 
-bool InspectorDock::eventFilter(QObject* watched, QEvent* event) {
-    // Leaving a spin box ends its run of steps.
-    if (event->type() == QEvent::FocusOut && watched == gesture_widget_) end_gesture();
-    return QDockWidget::eventFilter(watched, event);
-}
-
-int InspectorDock::gesture_for(QObject* source) {
-    if (gesture_ == 0 || gesture_widget_ != source) {
-        gesture_ = document_->new_gesture();
-        gesture_widget_ = source;
-    }
-    return gesture_;
-}
-
-void InspectorDock::end_gesture() {
-    gesture_ = 0;
-    gesture_widget_ = nullptr;
-}
-
 void InspectorDock::edit_layer(QObject* source, const std::function<bool(model::LayerSpec&)>& change, bool merge) {
     const model::LayerSpec* current = shown_.isEmpty() ? nullptr : document_->layer(shown_.toStdString());
     if (!current) return;
     model::LayerSpec changed = *current;
     if (!change(changed)) return;
-    const int gesture = merge ? gesture_for(source) : 0;
-    if (!merge) end_gesture();
+    const int gesture = merge ? gestures_->join(source) : 0;
+    if (!merge) gestures_->end();
     editing_ = true;
     const std::optional<std::string> refusal = document_->update_layer(shown_.toStdString(), changed, gesture);
     editing_ = false;
@@ -611,7 +588,7 @@ void InspectorDock::choose_dataset(int index) {
             settings.width = entry.shape.width;
             settings.channels = entry.shape.channels;
         }
-    end_gesture();
+    gestures_->end();
     editing_ = true;
     const std::optional<std::string> refusal = document_->set_dataset(settings);
     editing_ = false;
@@ -633,7 +610,7 @@ void InspectorDock::choose_folder() {
     settings.height = image_height_->value();
     settings.width = image_width_->value();
     settings.channels = image_channels_->currentData().toInt();
-    end_gesture();
+    gestures_->end();
     editing_ = true;
     const std::optional<std::string> refusal = document_->set_dataset(settings);
     editing_ = false;

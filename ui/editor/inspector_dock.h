@@ -23,6 +23,8 @@ class QSpinBox;
 
 namespace bps::ui {
 
+class EditGesture;
+
 class NetworkDocument;
 
 class InspectorDock : public QDockWidget {
@@ -54,9 +56,6 @@ public slots:
     // Shows the document's current values.
     void refresh();
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     void document_changed();
     QWidget* build_editor();
@@ -67,8 +66,6 @@ private:
 
     // The gesture that `source`'s edit joins: a new one unless `source` continues its run (same
     // widget, focus kept, nothing else changed the document meanwhile).
-    int gesture_for(QObject* source);
-    void end_gesture();
     // Copies the shown layer, lets `change` alter it (false: nothing changed) and sends it.
     void edit_layer(QObject* source, const std::function<bool(model::LayerSpec&)>& change, bool merge);
     void rename();
@@ -80,8 +77,7 @@ private:
     NetworkDocument* document_;
     QString shown_;
     FolderChooser folder_chooser_;
-    int gesture_ = 0;
-    QObject* gesture_widget_ = nullptr;
+    EditGesture* gestures_;
     bool editing_ = false;  // our own edit is in the document: its changed() is no outside change
 
     QLabel* placeholder_ = nullptr;

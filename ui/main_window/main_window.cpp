@@ -1,7 +1,6 @@
 #include "ui/main_window/main_window.h"
 
 #include <QAction>
-#include <algorithm>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
@@ -24,6 +23,7 @@
 #include <QTabWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
@@ -308,7 +308,8 @@ void MainWindow::size_docks() {
         resizeDocks({palette, inspector}, {width() / 6, std::max(width() / 4, 360)}, Qt::Horizontal);
     if (problems) resizeDocks({problems}, {height() / 5}, Qt::Vertical);
     // The Train dock under the inspector: its buttons and most of its settings in view.
-    if (inspector && train_dock_) resizeDocks({inspector, train_dock_}, {height() * 2 / 5, height() * 3 / 5}, Qt::Vertical);
+    if (inspector && train_dock_)
+        resizeDocks({inspector, train_dock_}, {height() * 2 / 5, height() * 3 / 5}, Qt::Vertical);
 }
 
 // The docks' own show/hide actions, found by name so that the real docks count as well.

@@ -192,7 +192,7 @@ private:
     TrainPanel* train_panel_ = nullptr;
     TrainingDashboard* dashboard_ = nullptr;
     QDockWidget* train_dock_ = nullptr;
-    QLabel* lock_banner_ = nullptr;  // over the canvas while a run trains
+    QLabel* lock_banner_ = nullptr;   // over the canvas while a run trains
     QList<QDockWidget*> docks_away_;  // editor docks hidden while another tab shows
     WindowPrompts prompts_;
     QByteArray default_layout_;  // saveState() right after install_editor_widgets

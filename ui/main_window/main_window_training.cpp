@@ -18,8 +18,7 @@
 
 namespace bps::ui {
 
-void MainWindow::install_training_widgets(std::vector<device::DeviceDescription> devices,
-                                          std::size_t default_device) {
+void MainWindow::install_training_widgets(std::vector<device::DeviceDescription> devices, std::size_t default_device) {
     dashboard_ = new TrainingDashboard(panels_);
     panels_->insertTab(1, dashboard_, tr("Training"));
 
