@@ -29,7 +29,7 @@ int run_evaluate(Arguments& arguments) {
     setup.weights = *weights_file;
     session::JobEvents events;
     events.stage = [](const session::StageReport& stage) {
-        if (stage.stage == session::Stage::preparing && stage.activity.rfind("reading ", 0) == 0)
+        if (stage.stage == session::Stage::preparing && stage.total == 0 && stage.activity.rfind("reading ", 0) == 0)
             std::cerr << stage.activity << "...\n";
     };
     const session::JobResult done = run_job(std::move(setup), std::move(events));

@@ -80,7 +80,7 @@ int run_train(Arguments& arguments) {
     session::JobEvents events;
     events.stage = [&](const session::StageReport& stage) {
         if (stage.stage == session::Stage::running) training = true;
-        if (stage.stage == session::Stage::preparing && stage.activity.rfind("reading ", 0) == 0) {
+        if (stage.stage == session::Stage::preparing && stage.total == 0 && stage.activity.rfind("reading ", 0) == 0) {
             std::lock_guard lock(output);
             std::cerr << stage.activity << "...\n";
         }

@@ -103,6 +103,11 @@ TEST_CASE("train, then evaluate and predict with the saved weights", "[cli][trai
     CHECK_THAT(trained.output, Catch::Contains("training 'stripes' on " + (dir.path() / "images").string() +
                                                ": 48 training, 16 validation, 0 test images"));
     CHECK_THAT(trained.output, Catch::Contains("8 epochs, batch 8, SGD, learning rate 0.05, momentum 0.9, seed 3"));
+    // The reading is announced once, however many images it counts.
+    const std::string reading = "reading " + (dir.path() / "images").string() + "...\n";
+    const std::size_t first = trained.output.find(reading);
+    CHECK(first != std::string::npos);
+    CHECK(trained.output.find(reading, first + 1) == std::string::npos);
     // One line per epoch with the validation figures; no test split in an image folder.
     const std::regex epoch_line(
         R"(epoch (\d)/8: loss [0-9.]+, accuracy [0-9.]+ \| validation loss [0-9.]+, accuracy ([0-9.]+) \|)");
