@@ -66,7 +66,7 @@ std::string divergence_advice(const BatchReport& report) {
     advice += std::to_string(report.batch);
     advice += ", at learning rate ";
     advice += rate_text(report.learning_rate);
-    advice += ": the training diverged. Stop this run and train again with a lower learning rate (try ";
+    advice += ": the training diverged. Train again with a lower learning rate (try ";
     advice += rate_text(report.learning_rate / 10.0);
     advice += "), and check that the inputs are normalised";
     return advice;
