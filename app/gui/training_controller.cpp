@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "app/gui/training_runner.h"
+#include "engine/session/number_text.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/run_status.h"
 #include "ui/dashboard/train_panel.h"
@@ -28,12 +29,6 @@ using Tone = ui::RunStatus::Tone;
 
 QString text_of(const std::string& text) {
     return QString::fromStdString(text);
-}
-
-std::string rate_text(double rate) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", rate);
-    return text;
 }
 
 constexpr int status_message_ms = 8000;
@@ -292,7 +287,8 @@ void TrainingController::epoch(const session::EpochReport& report) {
 void TrainingController::learning_rate_changed(double rate) {
     if (!active_ || stopping_ || rate == rate_) return;
     runner_->set_learning_rate(static_cast<float>(rate));
-    const session::RunMarker marker{position_, "learning rate " + rate_text(rate_) + " → " + rate_text(rate)};
+    const session::RunMarker marker{
+        position_, "learning rate " + session::format_rate(rate_) + " → " + session::format_rate(rate)};
     record_.history.markers.push_back(marker);
     window_->dashboard()->curves()->add_marker(text_of(record_.id()), marker);
     rate_ = rate;

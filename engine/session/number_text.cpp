@@ -67,4 +67,11 @@ std::string format_duration(double seconds) {
     return text;
 }
 
+// A learning rate as short as it can be and still exact to six digits (printf's %g).
+std::string format_rate(double rate) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", rate);
+    return text;
+}
+
 }  // namespace bps::session

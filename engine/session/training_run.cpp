@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "datasets/feeding.h"
 #include "datasets/image_folder.h"
 #include "engine/io/network_weights.h"
 #include "engine/ops/metrics.h"
 #include "engine/session/evaluation.h"
+#include "engine/session/number_text.h"
 #include "engine/session/project_data.h"
 #include "engine/train/schedule.h"
 
@@ -50,11 +50,6 @@ bool finite(const BatchReport& report) {
     return std::isfinite(report.loss) && std::isfinite(report.recent_loss);
 }
 
-std::string rate_text(double rate) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", rate);
-    return text;
-}
 }  // namespace
 
 std::string divergence_advice(const BatchReport& report) {
@@ -65,9 +60,9 @@ std::string divergence_advice(const BatchReport& report) {
     advice += ", batch ";
     advice += std::to_string(report.batch);
     advice += ", at learning rate ";
-    advice += rate_text(report.learning_rate);
+    advice += format_rate(report.learning_rate);
     advice += ": the training diverged. Train again with a lower learning rate (try ";
-    advice += rate_text(report.learning_rate / 10.0);
+    advice += format_rate(report.learning_rate / 10.0);
     advice += "), and check that the inputs are normalised";
     return advice;
 }

@@ -26,6 +26,7 @@
 #include "engine/project/project.h"
 #include "ui/editor/edit_gesture.h"
 #include "ui/editor/network_document.h"
+#include "ui/editor/quiet_setters.h"
 
 namespace bps::ui {
 
@@ -125,22 +126,6 @@ QGroupBox* group(const QString& title, QWidget* parent, QFormLayout*& form) {
     form = new QFormLayout(box);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     return box;
-}
-
-template <typename Box, typename Value>
-void set_quietly(Box* box, Value value) {
-    const QSignalBlocker blocker(box);
-    box->setValue(value);
-}
-
-void select_quietly(QComboBox* box, int index) {
-    const QSignalBlocker blocker(box);
-    box->setCurrentIndex(index);
-}
-
-void check_quietly(QCheckBox* box, bool checked) {
-    const QSignalBlocker blocker(box);
-    box->setChecked(checked);
 }
 
 // The groups are separate forms; one label width for all keeps their fields in one column.

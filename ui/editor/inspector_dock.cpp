@@ -23,6 +23,7 @@
 #include "engine/session/number_text.h"
 #include "ui/editor/edit_gesture.h"
 #include "ui/editor/network_document.h"
+#include "ui/editor/quiet_setters.h"
 
 namespace bps::ui {
 
@@ -67,17 +68,6 @@ QLabel* error_label(const char* object_name, QWidget* parent) {
 void show_error(QLabel* label, const QString& text) {
     label->setText(text);
     label->setVisible(!text.isEmpty());
-}
-
-template <typename Box, typename Value>
-void set_quietly(Box* box, Value value) {
-    const QSignalBlocker blocker(box);
-    box->setValue(value);
-}
-
-void select_quietly(QComboBox* box, int index) {
-    const QSignalBlocker blocker(box);
-    box->setCurrentIndex(index);
 }
 
 // Two spin boxes side by side: height x width, or the stride's two axes.
