@@ -20,6 +20,7 @@ packages=(
   libcurl4-openssl-dev libssl-dev libarchive-dev     # dataset downloads: HTTP, SHA-256, tar.gz
   libstb-dev                                         # PNG/JPEG decoding for image folders
   dataset-fashion-mnist                              # the default dataset, offline
+  python3-h5py python3-numpy python3-pil python3-torch  # tests: exported weights and scripts, read independently
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -19,6 +19,8 @@ int run_summary(Arguments& arguments);
 int run_train(Arguments& arguments);
 int run_evaluate(Arguments& arguments);
 int run_predict(Arguments& arguments);
+int run_export(Arguments& arguments);
+int run_resume(Arguments& arguments);
 
 extern const char* const devices_help;
 extern const char* const cache_help;
@@ -28,5 +30,7 @@ extern const char* const summary_help;
 extern const char* const train_help;
 extern const char* const evaluate_help;
 extern const char* const predict_help;
+extern const char* const export_help;
+extern const char* const resume_help;
 
 }  // namespace bps::cli

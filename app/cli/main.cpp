@@ -23,6 +23,8 @@ const char* const main_help =
     "  train     train a project's network and report its test accuracy\n"
     "  evaluate  the test accuracy of saved weights\n"
     "  predict   the most probable classes of image files\n"
+    "  resume    continue training from a checkpoint\n"
+    "  export    write a PyTorch or Keras script that re-creates a trained network\n"
     "\n"
     "Run 'backprop COMMAND --help' for a command's options.\n"
     "Environment: BACKPROP_DEVICE picks a device like --device; BACKPROP_CACHE_DIR moves the cache.\n";
@@ -42,6 +44,8 @@ const Command commands[] = {
     {"train", bps::cli::run_train, bps::cli::train_help},
     {"evaluate", bps::cli::run_evaluate, bps::cli::evaluate_help},
     {"predict", bps::cli::run_predict, bps::cli::predict_help},
+    {"resume", bps::cli::run_resume, bps::cli::resume_help},
+    {"export", bps::cli::run_export, bps::cli::export_help},
 };
 
 }  // namespace
