@@ -1,8 +1,18 @@
 #pragma once
-// Trained weights on disk: one HDF5 file, a group per layer holding its arrays ("/fc1/weight",
-// "/fc1/bias", "/bn1/running_mean"), float32 in the engine's own axis order, and root attributes
-// naming the format and its version. The file is written to a temporary name beside the target
-// and renamed into place, so a failed save never damages an earlier file.
+// Trained weights on disk: one HDF5 file in the layout Keras gives `save_weights` (h5), so that
+// h5py and Keras read it, with what Backprop Studio needs besides as attributes:
+//   /                       attributes layer_names (every layer, in order), backend, keras_version,
+//                           format = "backprop-studio-weights", format_version = 2,
+//                           model_card (JSON, session/model_card.h), project (the project file's JSON)
+//   /<layer>                attribute weight_names = ["<layer>/kernel:0", "<layer>/bias:0"] (empty
+//                           for a layer without weights)
+//   /<layer>/<layer>/kernel:0   float32 in Keras's axis order (engine/io/keras_layout.h)
+//   /backprop_checkpoint    only in a checkpoint: attribute state (JSON) and the optimiser's arrays
+// Format 1 (a group per layer, arrays in the engine's axis order) is still read. A Keras-layout
+// file written by another program (h5py, Keras) is read too; it has no model card and no project.
+// Saves build the whole file in memory and write it through io/atomic_file.h: a unique temporary
+// name beside the target, renamed into place, so a failed, full or concurrent save never damages
+// an earlier file.
 #include <filesystem>
 #include <span>
 #include <stdexcept>
@@ -11,11 +21,19 @@
 
 namespace bps::io {
 
-// One parameter array on the host: name as Network::parameters() gives it ("fc1.weight").
+// One parameter array on the host: name as Network::parameters() gives it ("fc1.weight"), or a
+// Keras weight's name inside its layer ("kernel").
 struct NamedArray {
     std::string name;
     std::vector<int> dims;  // outermost first; the product equals values.size()
     std::vector<float> values;
+};
+
+// One layer of a Keras-layout file: its name and its weights ("kernel", "bias", "gamma", "beta",
+// "moving_mean", "moving_variance"), in Keras's axis order and in the order Keras lists them.
+struct KerasLayer {
+    std::string name;
+    std::vector<NamedArray> weights;
 };
 
 // Any problem with a weights file; what() is "FILE: problem".
@@ -28,24 +46,38 @@ private:
     std::filesystem::path file_;
 };
 
+// Everything a weights file or a checkpoint holds.
+struct WeightsFile {
+    enum class Layout { keras, format1 };
+    Layout layout = Layout::keras;
+    std::vector<KerasLayer> layers;          // Layout::keras
+    std::vector<NamedArray> format1_arrays;  // Layout::format1: engine names and axis order
+    bool written_by_us = true;               // false: a Keras-layout file from another program
+    std::string model_card;                  // JSON; empty when the file has none
+    std::string project;                     // the project file's JSON; empty when the file has none
+    // A checkpoint's training state (session/checkpoint.h gives it meaning); both empty in a
+    // weights file.
+    std::string checkpoint_state;               // JSON
+    std::vector<NamedArray> checkpoint_arrays;  // engine names ("fc1.weight.state0") and dims
+    bool is_checkpoint() const { return !checkpoint_state.empty(); }
+};
+
 // "16x64": dims as messages show them.
 std::string dims_text(const std::vector<int>& dims);
 
-// Throws WeightsFileError when weights could not be saved as `file`: its folder is missing or not a
-// folder, or `file` is a folder. save_weights checks this too; a trainer calls it before training so
-// that hours of work do not end in an unsavable file.
+// Throws WeightsFileError when weights could not be saved as `file`: its folder is missing, not a
+// folder or cannot be written (a probe file is created and removed), `file` is a folder or not a
+// regular file (/dev/full). save_weights_file checks this too; a trainer calls it before training
+// so that hours of work do not end in an unsavable file.
 void check_weights_destination(const std::filesystem::path& file);
 
-// Names must be "<layer>.<array>" with no '/' ; throws WeightsFileError (also for a folder that does
-// not exist or cannot be written). `description` is stored as a root attribute and read back by
-// load_weights_description (`backprop train` stores the model card of session/model_card.h there).
-void save_weights(const std::filesystem::path& file, std::span<const NamedArray> arrays,
-                  const std::string& description = {});
+// Layer and weight names must be non-empty with no '/'; throws WeightsFileError (also when the
+// file cannot be written: the message says why, e.g. the disk is full).
+void save_weights_file(const std::filesystem::path& file, const WeightsFile& contents);
 
-// Every array in the file, in the order they were saved. Throws WeightsFileError for a missing
-// file, a file that is not HDF5, an HDF5 file that is not a Backprop Studio weights file, a newer
-// format version, or an array that cannot be read.
-std::vector<NamedArray> load_weights(const std::filesystem::path& file);
-std::string load_weights_description(const std::filesystem::path& file);
+// Throws WeightsFileError for a missing file, a file that is not HDF5, an HDF5 file that is
+// neither a Backprop Studio weights file nor a Keras-layout one, a newer format version, or an
+// array that cannot be read.
+WeightsFile read_weights_file(const std::filesystem::path& file);
 
 }  // namespace bps::io

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 
+#include "engine/io/atomic_file.h"
 #include "engine/project/project.h"
 #include "engine/project/project_format.h"
 #include "engine/train/initializer.h"
@@ -180,33 +181,18 @@ std::string project_to_json(const Project& project) {
 
 void save_project(const std::filesystem::path& file, const Project& project) {
     const std::string text = project_to_json(project);
-    // Write beside the file, then rename: a crash or a full disk never leaves half a project.
-    std::filesystem::path part = file;
-    part += ".part";
     const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
     std::error_code error;
     if (std::filesystem::is_directory(file, error))
         throw ProjectError(file.string(), "is a folder; save the project under another name");
     if (!std::filesystem::is_directory(folder, error))
         throw ProjectError(file.string(), "could not be saved: the folder " + folder.string() + " does not exist");
-    {
-        std::ofstream out(part, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.close();
-        if (!out) {
-            std::filesystem::remove(part, error);
-            throw ProjectError(
-                file.string(),
-                "could not be saved; check that you may write in the folder and that the disk has space");
-        }
-    }
-    std::filesystem::rename(part, file, error);
-    if (error) {
-        std::error_code ignored;
-        std::filesystem::remove(part, ignored);
-        throw ProjectError(file.string(),
-                           "could not be saved over the old file, which is unchanged; check that "
-                           "it is not read-only or open in another program");
+    // A unique temporary beside the file, then a rename: a crash, a full disk or a second save at
+    // the same moment never leaves half a project.
+    try {
+        io::save_atomically(file, text);
+    } catch (const io::SaveProblem& problem) {
+        throw ProjectError(file.string(), std::string("could not be saved: ") + problem.what());
     }
 }
 

@@ -232,7 +232,7 @@ void TrainingJob::State::keep_weights(JobFailure& failure) const noexcept {
         card.shape = kept_card.shape;
         card.class_names = kept_card.class_names;
         card.normalization = kept_card.normalization;
-        io::save_weights(setup.save_weights, failure.weights, model_card_json(card));
+        save_trained_weights(setup.save_weights, setup.project, card, failure.weights);
         failure.saved_to = setup.save_weights;
         failure.message += "; the weights as they were after the last completed batch are saved in ";
         failure.message += setup.save_weights.string();
@@ -284,7 +284,8 @@ void TrainingJob::State::work() {
     if (setup.task == JobTask::predict) {
         // Predicting needs no training data: the weights' model card says what the images are.
         weights = read_saved_weights(setup.weights);
-        facts = DataFacts{"the weights' images", weights->card.shape, weights->card.class_names.size()};
+        const ModelCard& card = card_of(*weights);
+        facts = DataFacts{"the weights' images", card.shape, card.class_names.size()};
     } else {
         facts = setup.data ? facts_of(*setup.data) : project_data_facts(project.dataset);
     }
@@ -311,7 +312,7 @@ void TrainingJob::State::work() {
     phase = FailureKind::project;
     if (setup.task == JobTask::predict) {
         stage(Stage::preparing, "building the network");
-        result.class_names = weights->card.class_names;
+        result.class_names = card_of(*weights).class_names;
         result.predictions = predict_images(runtime, project, *weights, setup.images);
         return finish(result);
     }
@@ -346,9 +347,16 @@ void TrainingJob::State::work() {
         if (setup.task == JobTask::evaluate) {
             // Evaluation uses the test split, or a whole folder, normalised as in training.
             const bool whole_folder = splits.test.size() == 0;
+            // A Keras file from another program has no card: its images are normalised as the
+            // project's training would normalise them.
+            datasets::Normalization normalization;
+            if (weights->card)
+                normalization = weights->card->normalization;
+            else if (project.dataset.normalize)
+                normalization = datasets::compute_normalization(splits.train);
             auto prepared = std::make_shared<TrainingData>();
             prepared->test = whole_folder ? std::move(splits.train) : std::move(splits.test);
-            normalize_like(prepared->test, weights->card.normalization);
+            normalize_like(prepared->test, normalization);
             result.whole_folder = whole_folder;
             data = prepared;
         } else {
@@ -360,7 +368,7 @@ void TrainingJob::State::work() {
 
     phase = FailureKind::internal;
     if (setup.task == JobTask::evaluate) {
-        result.class_names = weights->card.class_names;
+        result.class_names = weights->card ? weights->card->class_names : data->test.class_names;
         stage(Stage::evaluating, "test images");
         result.test = evaluate(*evaluated, data->test);
         return finish(result);
@@ -378,7 +386,7 @@ void TrainingJob::State::work() {
     send(events.started, facts_sent);
 
     TrainingRun run{runtime, project, *data, control, events, detached, setup.report_interval, {}};
-    if (weights) run.starting_weights = std::move(weights->arrays);
+    if (weights) run.starting_weights = weights_for_network(*weights, project, data->train.shape);
     run.on_divergence = setup.on_divergence;
     kept_card.shape = data->train.shape;
     kept_card.class_names = data->train.class_names;
@@ -393,7 +401,7 @@ void TrainingJob::State::work() {
         card.shape = data->train.shape;
         card.class_names = data->train.class_names;
         card.normalization = data->normalization;
-        io::save_weights(setup.save_weights, result.weights, model_card_json(card));
+        save_trained_weights(setup.save_weights, project, card, result.weights);
         result.saved_to = setup.save_weights;
     }
     finish(result);

@@ -205,13 +205,13 @@ std::unique_ptr<model::Network> network_with_weights(ops::Runtime& runtime, cons
                                                      const SavedWeights& weights) {
     auto network = std::make_unique<model::Network>(runtime, project::project_network(project, shape), batch_size,
                                                     train::OptimizerSettings{}, 0);
-    io::upload_parameters(runtime, *network, weights.arrays, weights.file.string());
+    io::upload_parameters(runtime, *network, weights_for_network(weights, project, shape), weights.file.string());
     return network;
 }
 
 std::vector<Prediction> predict_images(ops::Runtime& runtime, const project::Project& project,
                                        const SavedWeights& weights, const std::vector<std::filesystem::path>& files) {
-    const ModelCard& card = weights.card;
+    const ModelCard& card = card_of(weights);
     std::vector<Prediction> predictions;
     // Read every image first: the readable ones are predicted together.
     datasets::Dataset images;

@@ -176,8 +176,10 @@ private slots:
         QCOMPARE(read.history.batches[17].loss, record.history.batches[17].loss);
         QVERIFY(read.receipt.validation.has_value());
         QCOMPARE(read.receipt.validation->accuracy, record.receipt.validation->accuracy);
+        // The weights file carries its project and model card: the file alone gives the network's arrays.
         const session::SavedWeights weights = session::read_saved_weights(record.weights());
-        QCOMPARE(weights.arrays.size(), std::size_t{4});
+        QVERIFY(weights.project.has_value() && weights.card.has_value());
+        QCOMPARE(session::weights_for_network(weights, *weights.project, weights.card->shape).size(), std::size_t{4});
 
         auto other = make_window();
         auto other_controller = make_controller(other.get());
@@ -224,7 +226,9 @@ private slots:
         QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("stopped"));
         QCOMPARE(reports.count(), 2);
         QVERIFY(std::filesystem::exists(record.weights()));
-        QCOMPARE(session::read_saved_weights(record.weights()).arrays.size(), std::size_t{4});
+        const session::SavedWeights weights = session::read_saved_weights(record.weights());
+        QCOMPARE(session::weights_for_network(weights, session::project_of(weights), session::card_of(weights).shape).size(),
+                 std::size_t{4});
         QCOMPARE(dashboard()->status()->message_headline(), QString("Stopped: the weights trained so far are kept"));
         // The pause is marked where the run stood: before its first batch.
         QCOMPARE(record.history.markers.size(), std::size_t{1});

@@ -16,10 +16,12 @@ TEST_CASE("a model card survives a weights file round trip", "[session][weights]
     card.normalization.stddev = {0.75f, 0.5f, 0.375f};
     test::TempDir dir("model-card");
     const std::filesystem::path file = dir.path() / "w.h5";
-    const std::vector<io::NamedArray> arrays = {{"fc.bias", {2}, {1.5f, -2.0f}}};
-    io::save_weights(file, arrays, session::model_card_json(card));
+    io::WeightsFile contents;
+    contents.layers = {{"fc", {{"bias", {2}, {1.5f, -2.0f}}}}};
+    contents.model_card = session::model_card_json(card);
+    io::save_weights_file(file, contents);
 
-    const session::ModelCard read = session::parse_model_card(io::load_weights_description(file), file.string());
+    const session::ModelCard read = session::parse_model_card(io::read_weights_file(file).model_card, file.string());
     CHECK(read.project == "cnn");
     CHECK(read.shape.channels == 3);
     CHECK(read.shape.height == 32);
