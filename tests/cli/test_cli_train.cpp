@@ -239,8 +239,7 @@ TEST_CASE("weights from another network are refused by evaluate", "[cli][train]"
         run_command(backprop("evaluate \"" + wider.string() + "\" --weights \"" + weights.string() + "\""));
     CHECK(result.exit_code == 1);
     CHECK(result.output == "backprop evaluate: error: " + weights.string() +
-                               ": array 'fc1.weight' is 16x64 but the network needs 32x64; it was saved from a "
-                               "different network\n");
+                               ": layer 'fc1': kernel is 64x16 in the file but the network needs 64x32\n");
     const ProcessResult no_weights = run_command(backprop("evaluate \"" + wider.string() + "\""));
     CHECK(no_weights.exit_code == 2);
     CHECK_THAT(no_weights.output, Catch::StartsWith("backprop evaluate: --weights FILE is needed"));

@@ -412,7 +412,7 @@ TEST_CASE("two saves of one file at the same time never mix: the file is always 
     CHECK(leftovers(folder.path(), file).empty());
 }
 
-TEST_CASE("temporaries left by a killed save are removed by the next save once stale; fresh ones are kept",
+TEST_CASE("temporaries left by a killed save are removed by the next save once stale, and fresh ones are kept",
           "[weights]") {
     const test::TempDir folder("weights");
     const auto file = folder.path() / "model.h5";
