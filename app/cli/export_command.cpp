@@ -3,5 +3,7 @@
 
 namespace bps::cli {
 const char* const export_help = "usage: backprop export\n";
-int run_export(Arguments&) { throw UsageError("not written yet"); }
+int run_export(Arguments&) {
+    throw UsageError("not written yet");
+}
 }  // namespace bps::cli

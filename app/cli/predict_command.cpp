@@ -10,24 +10,30 @@ namespace bps::cli {
 
 const char* const predict_help =
     "usage: backprop predict PROJECT --weights FILE [--device INDEX|NAME] IMAGE...\n"
+    "       backprop predict WEIGHTS.h5 [--device INDEX|NAME] IMAGE...\n"
     "\n"
     "Prints the three most probable classes for each PNG or JPEG image, with their probabilities.\n"
     "Images are scaled to the size the network was trained on (and made grayscale or RGB to match).\n"
-    "An image that cannot be read is reported and the others are still predicted (exit status 1).\n";
+    "An image that cannot be read is reported and the others are still predicted (exit status 1).\n"
+    "A weights file saved by Backprop Studio carries its project and classes: give it alone, and no\n"
+    "training data is needed.\n";
 
 int run_predict(Arguments& arguments) {
     const std::optional<std::string> weights_file = arguments.take_option("--weights");
     const std::optional<std::string> device_flag = arguments.take_option("--device");
     std::vector<std::string> words = arguments.take_words();
     arguments.expect_nothing_left();
-    if (!weights_file) throw UsageError("--weights FILE is needed: the trained weights to predict with");
     if (words.empty()) throw UsageError("which project? Give a project file or an example name (mlp, cnn, cifar)");
     const std::string project_word = words.front();
     words.erase(words.begin());
+    OpenedProject opened = open_project(project_word);
+    if (!weights_file && opened.weights_file.empty())
+        throw UsageError("--weights FILE is needed: the trained weights to predict with");
     if (words.empty()) throw UsageError("give at least one image file to predict");
+    const std::filesystem::path weights = weights_file ? std::filesystem::path(*weights_file) : opened.weights_file;
 
-    session::JobSetup setup = job_setup(session::JobTask::predict, open_project(project_word), device_flag);
-    setup.weights = *weights_file;
+    session::JobSetup setup = job_setup(session::JobTask::predict, std::move(opened), device_flag);
+    setup.weights = weights;
     setup.images.assign(words.begin(), words.end());
     const session::JobResult result = run_job(std::move(setup), {});
 
