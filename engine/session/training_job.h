@@ -103,6 +103,7 @@ struct RunFacts {
 struct Prediction {
     std::string file;
     std::vector<ClassScore> top;  // the three most probable classes, most probable first
+    std::vector<float> probabilities;  // every class's, in class order
     std::string problem;          // the image could not be read (then `top` is empty)
 };
 

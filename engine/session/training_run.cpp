@@ -238,7 +238,10 @@ std::vector<Prediction> predict_images(ops::Runtime& runtime, const project::Pro
         runtime, project, card.shape, static_cast<int>(std::min<std::size_t>(readable.size(), 64)), weights);
     const std::vector<std::vector<float>> probabilities =
         predict_probabilities(*network, images.images, readable.size());
-    for (std::size_t i = 0; i < readable.size(); ++i) predictions[readable[i]].top = top_classes(probabilities[i], 3);
+    for (std::size_t i = 0; i < readable.size(); ++i) {
+        predictions[readable[i]].top = top_classes(probabilities[i], 3);
+        predictions[readable[i]].probabilities = probabilities[i];
+    }
     return predictions;
 }
 

@@ -4,8 +4,12 @@
 // accuracy through `backprop evaluate` and sensible classes through `backprop predict`.
 // Labelled "e2e" in CTest: `ctest -L e2e` runs them alone (about two minutes on two cores).
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "datasets/catalogue.h"
 #include "datasets/idx_reader.h"
@@ -23,6 +27,97 @@ std::string first_match(const std::string& text, const std::string& pattern) {
     std::smatch match;
     REQUIRE(std::regex_search(text, match, std::regex(pattern)));
     return match[1];
+}
+
+// Every image's probabilities from JSON lines {"file": ..., "probabilities": [...]}.
+std::map<std::string, std::vector<double>> probabilities_of(const std::string& output) {
+    std::map<std::string, std::vector<double>> by_file;
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.empty()) continue;
+        const nlohmann::json json = nlohmann::json::parse(line);
+        by_file[json.at("file").get<std::string>()] = json.at("probabilities").get<std::vector<double>>();
+    }
+    return by_file;
+}
+
+// The largest difference between two programs' probabilities for the same images; every image and
+// class must be there in both.
+double largest_difference(const std::map<std::string, std::vector<double>>& ours,
+                          const std::map<std::string, std::vector<double>>& theirs) {
+    REQUIRE(ours.size() == theirs.size());
+    double largest = 0;
+    for (const auto& [file, row] : ours) {
+        REQUIRE(theirs.count(file) == 1);
+        REQUIRE(theirs.at(file).size() == row.size());
+        for (std::size_t c = 0; c < row.size(); ++c) largest = std::max(largest, std::abs(row[c] - theirs.at(file)[c]));
+    }
+    return largest;
+}
+
+// Issue 22's independent check: the weights file read with h5py (not our code) and the forward pass
+// rebuilt in numpy with Keras's conventions, and the exported PyTorch script run with Debian's
+// torch, both give `backprop predict`'s probabilities on 100 test images within 1e-4.
+std::string quote(const std::filesystem::path& path) {
+    std::string text = "\"";
+    text += path.string();
+    text += '"';
+    return text;
+}
+
+// Issue 22's independent check: the weights file read with h5py (not our code) and the forward pass
+// rebuilt in numpy with Keras's conventions, and the exported PyTorch script run with Debian's
+// torch, both give `backprop predict`'s probabilities on 100 test images within 1e-4.
+void check_exported_weights(const std::string& project, const std::filesystem::path& weights,
+                            const bps::datasets::Dataset& test, const std::filesystem::path& dir) {
+    std::string files;
+    for (std::size_t i = 0; i < 100; ++i) {
+        const std::filesystem::path png = dir / ("check" + std::to_string(i) + ".png");
+        write_test_png(png, 28, 28, 1, test.pixels(i));
+        files += ' ';
+        files += quote(png);
+    }
+    std::string predict = "predict ";
+    predict += quote(weights);
+    predict += " --json";
+    predict += files;
+    const ProcessResult ours = run_command_stdout(backprop(predict));
+    REQUIRE(ours.exit_code == 0);
+    const auto predicted = probabilities_of(ours.output);
+    REQUIRE(predicted.size() == 100);
+
+    std::string numpy_command = "/usr/bin/python3 ";
+    numpy_command += quote(std::filesystem::path(TESTS_SOURCE_DIR) / "python" / "keras_numpy_forward.py");
+    numpy_command += ' ';
+    numpy_command += project;
+    numpy_command += ' ';
+    numpy_command += quote(weights);
+    numpy_command += files;
+    const ProcessResult numpy = run_command_stdout(numpy_command);
+    INFO(numpy.output.substr(0, 2000));
+    REQUIRE(numpy.exit_code == 0);
+    const double numpy_difference = largest_difference(predicted, probabilities_of(numpy.output));
+    std::cout << project << ": h5py + numpy (Keras's conventions) against backprop predict on 100 test images: "
+              << "largest probability difference " << numpy_difference << "\n";
+    CHECK(numpy_difference <= 1e-4);
+
+    const std::filesystem::path script = dir / (project + "_pytorch.py");
+    std::string export_command = "export ";
+    export_command += quote(weights);
+    export_command += " --pytorch ";
+    export_command += quote(script);
+    REQUIRE(run_command(backprop(export_command)).exit_code == 0);
+    std::string torch_command = "/usr/bin/python3 ";
+    torch_command += quote(script);
+    torch_command += " --json";
+    torch_command += files;
+    const ProcessResult torch = run_command_stdout(torch_command);
+    INFO(torch.output.substr(0, 2000));
+    REQUIRE(torch.exit_code == 0);
+    const double torch_difference = largest_difference(predicted, probabilities_of(torch.output));
+    std::cout << project << ": exported PyTorch script against backprop predict on 100 test images: "
+              << "largest probability difference " << torch_difference << "\n";
+    CHECK(torch_difference <= 1e-4);
 }
 
 void check_project_reaches(const std::string& project, double accuracy_floor) {
@@ -68,6 +163,8 @@ void check_project_reaches(const std::string& project, double accuracy_floor) {
         correct += top == test.class_names[static_cast<std::size_t>(test.labels[i])];
     }
     CHECK(correct >= 15);
+
+    check_exported_weights(project, weights, test, dir.path());
 }
 }  // namespace
 
