@@ -25,16 +25,16 @@ OpenedProject open_project(const std::optional<std::string>& argument) {
     const std::filesystem::path file(*argument);
     if (!std::filesystem::exists(file, error)) {
         for (const std::string& name : project::example_names())
-            if (name == *argument) return {project::example_project(name), "example '" + name + "'", {}};
+            if (name == *argument) return {project::example_project(name), "example '" + name + "'", {}, {}};
         throw project::ProjectError(file.string(),
                                     "the file does not exist; the examples that ship with Backprop Studio are mlp, "
                                     "cnn and cifar");
     }
     if (is_hdf5_file(file)) {
         // A weights file or checkpoint: the project it was trained from travels inside.
-        return {session::project_of(session::read_saved_weights(file)), file.string(), file};
+        return {session::project_of(session::read_saved_weights(file)), file.string(), file, file};
     }
-    return {project::read_project(file), file.string(), {}};
+    return {project::read_project(file), file.string(), {}, file};
 }
 
 model::GraphAnalysis check_project(const OpenedProject& opened, const session::DataFacts& facts) {

@@ -16,6 +16,7 @@ struct OpenedProject {
     std::string source;  // the file as given, or "example 'cnn'"
     // Set when PROJECT was a weights file: evaluate and predict use its weights unless told otherwise.
     std::filesystem::path weights_file;
+    std::filesystem::path project_file;  // the file read, when PROJECT was one
 };
 
 // Throws project::ProjectError for a damaged file, io::WeightsFileError for a weights file that

@@ -1,9 +1,43 @@
-// placeholder
+// backprop resume: a training run continued from its checkpoint, exactly where it stopped.
 #include "app/cli/commands.h"
+#include "app/cli/run_job.h"
+#include "engine/session/checkpoint.h"
 
 namespace bps::cli {
-const char* const resume_help = "usage: backprop resume\n";
-int run_resume(Arguments&) {
-    throw UsageError("not written yet");
+
+const char* const resume_help =
+    "usage: backprop resume CHECKPOINT [--epochs N] [--device INDEX|NAME] [--save-weights FILE]\n"
+    "                       [--checkpoint FILE]\n"
+    "\n"
+    "Goes on training from a checkpoint written by 'backprop train --checkpoint FILE' (or by the\n"
+    "studio): the same project, weights, optimiser state, learning rate and position in the epoch, so\n"
+    "the run continues as if it had never stopped. The checkpoint is updated as training goes on,\n"
+    "unless --checkpoint names another file.\n"
+    "  --epochs N            the run's total number of epochs (more than the checkpoint reached, to\n"
+    "                        train further than the run was set to)\n"
+    "  --device INDEX|NAME   an OpenCL device as 'backprop devices' lists them (the same device gives\n"
+    "                        the same weights as an uninterrupted run)\n"
+    "  --save-weights FILE   write the trained weights to FILE when training ends\n";
+
+int run_resume(Arguments& arguments) {
+    const std::optional<std::string> word = arguments.take_word();
+    const std::optional<int> epochs = arguments.take_whole_number("--epochs");
+    const std::optional<std::string> device_flag = arguments.take_option("--device");
+    const std::optional<std::string> weights_file = arguments.take_option("--save-weights");
+    const std::optional<std::string> checkpoint_file = arguments.take_option("--checkpoint");
+    arguments.expect_nothing_left();
+    if (!word) throw UsageError("which checkpoint? Give the file 'backprop train --checkpoint FILE' wrote");
+
+    const std::filesystem::path checkpoint(*word);
+    // Read here too, so that a file that is no checkpoint is refused before any device is touched.
+    const session::Checkpoint state = session::read_checkpoint(checkpoint);
+    OpenedProject opened{*state.weights.project, checkpoint.string(), checkpoint, {}};
+    session::JobSetup setup = job_setup(session::JobTask::train, std::move(opened), device_flag);
+    setup.resume_from = checkpoint;
+    setup.epochs = epochs;
+    setup.checkpoint = checkpoint_file ? std::filesystem::path(*checkpoint_file) : checkpoint;
+    if (weights_file) setup.save_weights = *weights_file;
+    return run_training(std::move(setup));
 }
+
 }  // namespace bps::cli

@@ -16,6 +16,8 @@ session::JobSetup job_setup(session::JobTask task, OpenedProject opened,
     setup.device_request = device::device_request(device_flag ? device_flag : std::optional(opened.project.device));
     setup.project = std::move(opened.project);
     setup.source = std::move(opened.source);
+    // A project file (not a weights file it was read from) must never be written over.
+    if (opened.weights_file.empty() && !opened.project_file.empty()) setup.project_file = opened.project_file;
     return setup;
 }
 

@@ -18,4 +18,8 @@ session::JobSetup job_setup(session::JobTask task, OpenedProject opened, const s
 session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
                            const std::function<void()>& interrupted = {});
 
+// What `backprop train` and `backprop resume` share: runs the training job, printing its facts,
+// progress and epochs, and what was saved. Returns the exit status.
+int run_training(session::JobSetup setup);
+
 }  // namespace bps::cli

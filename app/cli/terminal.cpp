@@ -20,9 +20,12 @@ namespace {
 
 volatile std::sig_atomic_t interrupted = 0;
 
-extern "C" void on_interrupt(int) {
+// SIGTERM (a shutdown, `kill`, a job scheduler) and SIGHUP (the terminal closed) stop a run like
+// Ctrl-C does: after the batch, with the weights saved. A second signal of the kind ends the
+// process at once.
+extern "C" void on_interrupt(int signal_number) {
     interrupted = 1;
-    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+    std::signal(signal_number, SIG_DFL);
 }
 
 // MiB, as `backprop datasets` states download sizes.
@@ -44,6 +47,10 @@ bool stderr_is_terminal() {
 
 void catch_interrupts() {
     std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
+#ifdef SIGHUP
+    std::signal(SIGHUP, on_interrupt);  // not on Windows
+#endif
 }
 
 bool interrupt_requested() {

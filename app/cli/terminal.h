@@ -10,7 +10,7 @@ namespace bps::cli {
 
 bool stderr_is_terminal();
 
-// Ctrl-C sets a flag instead of ending the process; a second Ctrl-C ends it as usual.
+// Ctrl-C, SIGTERM and SIGHUP set a flag instead of ending the process; a second one ends it as usual.
 void catch_interrupts();
 bool interrupt_requested();
 

@@ -19,7 +19,7 @@ namespace bps::cli {
 
 const char* const train_help =
     "usage: backprop train PROJECT [--epochs N] [--batch B] [--lr X] [--seed S] [--device INDEX|NAME]\n"
-    "                      [--save-weights FILE]\n"
+    "                      [--save-weights FILE] [--checkpoint FILE]\n"
     "\n"
     "Trains the project's network on its dataset and prints one line per epoch (with the validation\n"
     "figures) and the test accuracy at the end. PROJECT is a project file or a shipped example: mlp,\n"
@@ -30,7 +30,9 @@ const char* const train_help =
     "  --seed S              initial weights, validation split, shuffling and augmentation\n"
     "  --device INDEX|NAME   an OpenCL device as 'backprop devices' lists them (default: the best)\n"
     "  --save-weights FILE   write the trained weights to FILE (HDF5) when training ends\n"
-    "Ctrl-C stops after the current batch; the weights trained so far are still saved.\n"
+    "  --checkpoint FILE     write a checkpoint after every epoch and when stopped; 'backprop resume FILE'\n"
+    "                        goes on from it\n"
+    "Ctrl-C (or SIGTERM, SIGHUP) stops after the current batch; the weights trained so far are still saved.\n"
     "The same project, seed and device give the same run.\n";
 
 namespace {
@@ -61,6 +63,7 @@ int run_train(Arguments& arguments) {
     const std::optional<std::uint64_t> seed = arguments.take_unsigned("--seed");
     const std::optional<std::string> device_flag = arguments.take_option("--device");
     const std::optional<std::string> weights_file = arguments.take_option("--save-weights");
+    const std::optional<std::string> checkpoint_file = arguments.take_option("--checkpoint");
     arguments.expect_nothing_left();
 
     session::JobSetup setup = job_setup(session::JobTask::train, open_project(word), device_flag);
@@ -69,6 +72,11 @@ int run_train(Arguments& arguments) {
     if (rate) setup.learning_rate = static_cast<float>(*rate);
     setup.seed = seed;
     if (weights_file) setup.save_weights = *weights_file;
+    if (checkpoint_file) setup.checkpoint = *checkpoint_file;
+    return run_training(std::move(setup));
+}
+
+int run_training(session::JobSetup setup) {
     // A live bar on a terminal is redrawn at most 10 times a second; a log gets a line per quarter epoch.
     setup.report_interval = std::chrono::milliseconds(100);
 
@@ -127,6 +135,9 @@ int run_train(Arguments& arguments) {
                   << result.test->loss << " (" << session::format_thousands(result.test->samples) << " images)\n";
     std::cout << "trained for " << session::format_duration(result.seconds) << "\n";
     if (!result.saved_to.empty()) std::cout << "weights saved to " << result.saved_to.string() << "\n";
+    if (!result.checkpoint_saved_to.empty())
+        std::cout << "checkpoint saved to " << result.checkpoint_saved_to.string() << " (go on with 'backprop resume "
+                  << result.checkpoint_saved_to.string() << "')\n";
     return result.stopped && interrupt_requested() ? exit_interrupted : exit_ok;
 }
 

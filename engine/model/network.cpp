@@ -522,4 +522,17 @@ std::vector<ParameterView> Network::parameters() const {
     return views;
 }
 
+std::vector<ParameterView> Network::optimizer_state() const {
+    std::vector<ParameterView> views;
+    for (const Parameter& parameter : parameters_)
+        for (std::size_t s = 0; s < parameter.state.size(); ++s)
+            views.push_back({parameter.name + ".state" + std::to_string(s), (*arena_)[parameter.state[s]], Tensor{}});
+    return views;
+}
+
+void Network::set_updates(int updates) {
+    if (updates < 0) throw std::invalid_argument("a network cannot have made " + std::to_string(updates) + " updates");
+    step_ = updates;
+}
+
 }  // namespace bps::model

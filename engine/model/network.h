@@ -81,6 +81,12 @@ public:
     Tensor totals_tensor() const;
 
     std::vector<ParameterView> parameters() const;
+    // The optimiser's state of every trainable parameter ("fc1.weight.state0": momentum, Adam's
+    // moments), and the number of updates made (Adam's bias correction and the dropout masks
+    // depend on it): what a checkpoint keeps so that a resumed run goes on exactly.
+    std::vector<ParameterView> optimizer_state() const;
+    int updates() const noexcept { return step_; }
+    void set_updates(int updates);
 
     // The parts of a step, for tests that check gradients through the whole graph.
     void upload_images(std::span<const float> images, int count);

@@ -21,6 +21,7 @@
 #include "engine/model/graph_report.h"
 #include "engine/model/network.h"
 #include "engine/ops/runtime.h"
+#include "engine/session/checkpoint.h"
 #include "engine/session/evaluation.h"
 #include "engine/session/model_card.h"
 #include "engine/session/number_text.h"
@@ -155,6 +156,14 @@ JobFailure failure(FailureKind kind, std::string message, std::string layer = {}
     return made;
 }
 
+// Weights written over the project file would replace the learner's network with HDF5.
+void refuse_the_project_file(const std::filesystem::path& destination, const std::filesystem::path& project_file) {
+    std::error_code error;
+    if (project_file.empty() || !std::filesystem::equivalent(destination, project_file, error)) return;
+    throw io::WeightsFileError(destination, "is the project file itself; save the weights under another name, e.g. " +
+                                                project_file.stem().string() + ".h5");
+}
+
 DataFacts facts_of(const TrainingData& data) {
     return DataFacts{data.train.name, data.train.shape, data.train.class_count()};
 }
@@ -263,6 +272,14 @@ void TrainingJob::State::run() noexcept {
 
 void TrainingJob::State::work() {
     result.task = setup.task;
+    // A resumed run is the checkpoint's project, at the learning rate in force when it stopped.
+    std::optional<Checkpoint> resumed;
+    if (setup.task == JobTask::train && !setup.resume_from.empty()) {
+        phase = FailureKind::file;
+        resumed = read_checkpoint(setup.resume_from);
+        setup.project = *resumed->weights.project;
+        setup.project.training.optimizer.learning_rate = resumed->position.learning_rate;
+    }
     project::Project& project = setup.project;
     project::TrainingSettings& training = project.training;
     if (setup.epochs) training.epochs = *setup.epochs;
@@ -273,7 +290,22 @@ void TrainingJob::State::work() {
 
     // Everything that can be checked without the images and the device comes first.
     phase = FailureKind::file;
-    if (setup.task == JobTask::train && !setup.save_weights.empty()) io::check_weights_destination(setup.save_weights);
+    if (setup.task == JobTask::train) {
+        for (const std::filesystem::path& destination : {setup.save_weights, setup.checkpoint}) {
+            if (destination.empty()) continue;
+            refuse_the_project_file(destination, setup.project_file);
+            io::check_weights_destination(destination);
+        }
+    }
+    if (resumed && resumed->position.epoch >= training.epochs) {
+        std::string problem = "has already trained ";
+        problem += std::to_string(resumed->position.epoch);
+        problem += " of ";
+        problem += std::to_string(training.epochs);
+        problem +=
+            " epochs: nothing is left to train; ask for more epochs (backprop resume --epochs N) to train further";
+        throw io::WeightsFileError(setup.resume_from, problem);
+    }
     if (setup.task != JobTask::train && setup.weights.empty())
         throw std::invalid_argument(setup.task == JobTask::predict ? "predicting needs a weights file"
                                                                    : "evaluating needs a weights file");
@@ -290,6 +322,7 @@ void TrainingJob::State::work() {
         facts = setup.data ? facts_of(*setup.data) : project_data_facts(project.dataset);
     }
     network_bytes = check_network(setup, facts);
+    if (resumed) weights = resumed->weights;
     if (!weights && !setup.weights.empty()) weights = read_saved_weights(setup.weights);
     if (setup.task == JobTask::evaluate) check_weights_fit(*weights, facts);
 
@@ -388,6 +421,15 @@ void TrainingJob::State::work() {
     TrainingRun run{runtime, project, *data, control, events, detached, setup.report_interval, {}};
     if (weights) run.starting_weights = weights_for_network(*weights, project, data->train.shape);
     run.on_divergence = setup.on_divergence;
+    if (resumed) {
+        run.resume_at = resumed->position;
+        run.resume_optimizer_state = std::move(resumed->optimizer_state);
+    }
+    run.checkpoint = setup.checkpoint;
+    run.card.project = name;
+    run.card.shape = data->train.shape;
+    run.card.class_names = data->train.class_names;
+    run.card.normalization = data->normalization;
     kept_card.shape = data->train.shape;
     kept_card.class_names = data->train.class_names;
     kept_card.normalization = data->normalization;

@@ -63,6 +63,14 @@ struct JobSetup {
     // train: where the weights and their model card are saved when training ends, also after a
     // stop (empty: not saved). Checked before any image is read.
     std::filesystem::path save_weights;
+    // train: a checkpoint to go on from (session/checkpoint.h). The run takes the checkpoint's
+    // project (the overrides above still apply), weights, optimiser state and position.
+    std::filesystem::path resume_from;
+    // train: where a checkpoint is written after every epoch and when the run is stopped (empty:
+    // none). Checked before any image is read, like save_weights.
+    std::filesystem::path checkpoint;
+    // The project's own file, if it has one: no weights or checkpoint may be written over it.
+    std::filesystem::path project_file;
     std::vector<std::filesystem::path> images;  // predict: PNG or JPEG files
     // Data already in memory (tests, a dataset the studio has loaded); null: the job reads the
     // project's dataset itself.
@@ -102,9 +110,9 @@ struct RunFacts {
 
 struct Prediction {
     std::string file;
-    std::vector<ClassScore> top;  // the three most probable classes, most probable first
+    std::vector<ClassScore> top;       // the three most probable classes, most probable first
     std::vector<float> probabilities;  // every class's, in class order
-    std::string problem;          // the image could not be read (then `top` is empty)
+    std::string problem;               // the image could not be read (then `top` is empty)
 };
 
 struct JobResult {
@@ -117,8 +125,9 @@ struct JobResult {
     bool whole_folder = false;            // evaluate: an image folder has no test split, all its images were used
     std::vector<Prediction> predictions;  // predict, in the order of JobSetup::images
     std::vector<std::string> class_names;
-    std::vector<io::NamedArray> weights;  // train: everything trained, also after a stop
-    std::filesystem::path saved_to;       // train: the weights file written, if any
+    std::vector<io::NamedArray> weights;        // train: everything trained, also after a stop
+    std::filesystem::path saved_to;             // train: the weights file written, if any
+    std::filesystem::path checkpoint_saved_to;  // train: the checkpoint written last, if any
     double seconds = 0;
 };
 

@@ -75,6 +75,11 @@ void TrainingRun::train(JobResult& result) {
     model::Network network(runtime, project::project_network(project, data.train.shape), settings.batch_size,
                            settings.optimizer, settings.seed);
     if (!starting_weights.empty()) io::upload_parameters(runtime, network, starting_weights, "the starting weights");
+    if (resume_at) {
+        restore_optimizer_state(network);
+        network.set_updates(resume_at->updates);
+        result.epochs_completed = resume_at->epoch;
+    }
 
     result.training_began = true;
     const Clock::time_point started = Clock::now();
@@ -123,7 +128,8 @@ void TrainingRun::run_epochs(model::Network& network, JobResult& result) {
 
     stage(Stage::running);
     const float project_rate = settings.optimizer.learning_rate;
-    for (int epoch = 0; epoch < settings.epochs && !result.stopped; ++epoch) {
+    const int first_epoch = resume_at ? resume_at->epoch : 0;
+    for (int epoch = first_epoch; epoch < settings.epochs && !result.stopped; ++epoch) {
         // The order depends only on (seed, epoch): a run can be replayed exactly.
         datasets::BatchIterator batches(
             data.train,
@@ -141,9 +147,20 @@ void TrainingRun::run_epochs(model::Network& network, JobResult& result) {
         std::size_t images = 0;
         Snapshot latest;
         datasets::Batch batch;
-        for (std::size_t done = 1; batches.next(batch); ++done) {
+        // A resumed epoch draws the batches already trained without training them, so the ones
+        // after are exactly those the interrupted run would have drawn (augmentation included).
+        std::size_t skipped = 0;
+        if (resume_at && epoch == resume_at->epoch)
+            while (skipped < resume_at->batch && skipped + 1 < batch_count && batches.next(batch)) ++skipped;
+        for (std::size_t done = skipped + 1; batches.next(batch); ++done) {
             if (!control.before_batch(paused_stage)) {
                 result.stopped = true;
+                // Nothing trained is lost: the checkpoint says where to go on.
+                if (!checkpoint.empty())
+                    write_checkpoint(
+                        network,
+                        CheckpointPosition{epoch, done - 1, network.updates(), control.learning_rate(project_rate)},
+                        result);
                 break;
             }
             const double progress =
@@ -193,11 +210,44 @@ void TrainingRun::run_epochs(model::Network& network, JobResult& result) {
             report.validation = evaluate(network, data.train, data.split.validation);
         }
         result.epochs_completed = epoch + 1;
+        if (!checkpoint.empty())
+            write_checkpoint(network,
+                             CheckpointPosition{epoch + 1, 0, network.updates(), control.learning_rate(project_rate)},
+                             result);
         send(events.epoch, report);
         // Back to what the run is doing: a run stepped through its epoch's end is still paused.
         if (epoch + 1 < settings.epochs && !data.split.validation.empty())
             stage(control.paused() ? Stage::paused : Stage::running, control.paused() ? result.diverged : "");
     }
+}
+
+void TrainingRun::write_checkpoint(model::Network& network, const CheckpointPosition& position, JobResult& result) {
+    std::vector<io::NamedArray> state;
+    for (const model::ParameterView& view : network.optimizer_state())
+        state.push_back({view.name, io::parameter_dims(view.value.shape), runtime.read(view.value)});
+    save_checkpoint(checkpoint, project, card, io::download_parameters(runtime, network), state, position);
+    result.checkpoint_saved_to = checkpoint;
+}
+
+void TrainingRun::restore_optimizer_state(model::Network& network) {
+    const std::vector<model::ParameterView> views = network.optimizer_state();
+    const auto problem = [](const std::string& text) {
+        std::string message = "the checkpoint's optimiser state ";
+        message += text;
+        return io::WeightsFileError("the checkpoint", message);
+    };
+    if (views.size() != resume_optimizer_state.size())
+        throw problem("has " + std::to_string(resume_optimizer_state.size()) +
+                      " arrays but the project's optimiser needs " + std::to_string(views.size()) +
+                      "; resume with the optimiser the run was trained with");
+    for (std::size_t i = 0; i < views.size(); ++i) {
+        const io::NamedArray& saved = resume_optimizer_state[i];
+        const std::vector<int> dims = io::parameter_dims(views[i].value.shape);
+        if (saved.name != views[i].name || saved.dims != dims)
+            throw problem("holds '" + saved.name + "' (" + io::dims_text(saved.dims) + ") where the network has '" +
+                          views[i].name + "' (" + io::dims_text(dims) + ")");
+    }
+    for (std::size_t i = 0; i < views.size(); ++i) runtime.write(views[i].value, resume_optimizer_state[i].values);
 }
 
 std::unique_ptr<model::Network> network_with_weights(ops::Runtime& runtime, const project::Project& project,

@@ -6,12 +6,14 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "engine/model/network.h"
 #include "engine/ops/runtime.h"
+#include "engine/session/checkpoint.h"
 #include "engine/session/run_control.h"
 #include "engine/session/saved_weights.h"
 #include "engine/session/training_data.h"
@@ -29,6 +31,12 @@ struct TrainingRun {
     std::chrono::milliseconds report_interval;
     std::vector<io::NamedArray> starting_weights;  // empty: initialise from the project's seed
     JobSetup::OnDivergence on_divergence = JobSetup::OnDivergence::stop;
+    // Resuming: where the run goes on from (nothing: from the start) and the optimiser's state.
+    std::optional<CheckpointPosition> resume_at{};
+    std::vector<io::NamedArray> resume_optimizer_state{};
+    // Written after every epoch and when the run stops (empty: none), carrying `card`.
+    std::filesystem::path checkpoint{};
+    ModelCard card{};
 
     // Trains to the end or to a stop; fills the result's training fields and weights. When the
     // device fails part-way, the result keeps the weights it could still read back, and the
@@ -37,6 +45,8 @@ struct TrainingRun {
 
 private:
     void run_epochs(model::Network& network, JobResult& result);
+    void write_checkpoint(model::Network& network, const CheckpointPosition& position, JobResult& result);
+    void restore_optimizer_state(model::Network& network);
 };
 
 // The loss became NaN or infinite and the job stops (JobSetup::OnDivergence::stop).

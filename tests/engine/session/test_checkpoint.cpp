@@ -1,0 +1,182 @@
+// Checkpoints: a run trained for one epoch, checkpointed and resumed for one more ends with exactly
+// the weights of a run trained for two epochs without stopping, on the same device; also from a
+// run stopped in the middle of an epoch, and for SGD with momentum, Adam and a network with dropout
+// and augmentation (optimiser state, step count, batch order and random streams all matter).
+// The tolerance is zero: one device runs the same kernels on the same inputs in the same order, so
+// every float must come out the same; any difference means the resumed run is not the same run.
+#include <catch2/catch.hpp>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+
+#include "engine/session/checkpoint.h"
+#include "engine/session/training_job.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/two_class_images.h"
+
+using namespace bps;
+using namespace bps::session;
+
+namespace {
+
+// A network with dropout, trained with flips, so the random streams must resume where they were.
+project::Project project_with(train::OptimizerKind kind) {
+    project::Project project = test::two_class_project();
+    project.network.layers.insert(project.network.layers.begin() + 4, model::dropout("drop", 0.25f));
+    project.dataset.augmentation.horizontal_flip = true;
+    project.training.epochs = 2;
+    project.training.optimizer.kind = kind;
+    project.training.optimizer.momentum = 0.9f;
+    if (kind != train::OptimizerKind::sgd) project.training.optimizer.learning_rate = 0.01f;
+    return project;
+}
+
+struct Ended {
+    std::optional<JobResult> result;
+    std::optional<JobFailure> failure;
+    std::size_t batches = 0;  // batches trained (each one reported)
+    int first_epoch = -1;     // the epoch of the first batch trained
+};
+
+// Runs a job to its end; `stop_after` batches (0: never) asks it to stop, from its own batch report.
+Ended run_job(JobSetup setup, std::size_t stop_after = 0) {
+    setup.data = test::two_class_data();
+    setup.source = "halves.json";
+    setup.report_interval = std::chrono::milliseconds(0);  // every batch reported: the stop lands exactly
+    std::mutex mutex;
+    std::condition_variable changed;
+    Ended ended;
+    std::size_t batches = 0;
+    std::promise<TrainingJob*> job_promise;
+    std::shared_future<TrainingJob*> job_future = job_promise.get_future().share();
+    JobEvents events;
+    events.batch = [&](const BatchReport& report) {
+        if (ended.first_epoch < 0) ended.first_epoch = report.epoch;
+        ++ended.batches;
+        if (stop_after > 0 && ++batches == stop_after) {
+            REQUIRE(job_future.wait_for(std::chrono::minutes(1)) == std::future_status::ready);
+            job_future.get()->stop();
+        }
+    };
+    events.finished = [&](const JobResult& result) {
+        std::lock_guard lock(mutex);
+        ended.result = result;
+        changed.notify_all();
+    };
+    events.failed = [&](const JobFailure& failure) {
+        std::lock_guard lock(mutex);
+        ended.failure = failure;
+        changed.notify_all();
+    };
+    TrainingJob job(std::move(setup), std::move(events));
+    job_promise.set_value(&job);
+    {
+        std::unique_lock lock(mutex);
+        REQUIRE(changed.wait_for(lock, std::chrono::minutes(3), [&] { return ended.result || ended.failure; }));
+    }
+    REQUIRE(job.wait_for(std::chrono::minutes(1)));
+    if (ended.failure) FAIL(ended.failure->message);
+    return ended;
+}
+
+double largest_difference(const std::vector<io::NamedArray>& a, const std::vector<io::NamedArray>& b) {
+    REQUIRE(a.size() == b.size());
+    double largest = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        REQUIRE(a[i].name == b[i].name);
+        REQUIRE(a[i].values.size() == b[i].values.size());
+        for (std::size_t v = 0; v < a[i].values.size(); ++v)
+            largest = std::max(largest, static_cast<double>(std::abs(a[i].values[v] - b[i].values[v])));
+    }
+    return largest;
+}
+
+void check_resume_gives_the_same_weights(train::OptimizerKind kind, std::size_t stop_after) {
+    test::TempDir dir("checkpoint");
+    JobSetup straight;
+    straight.project = project_with(kind);
+    const Ended uninterrupted = run_job(straight);
+    REQUIRE(uninterrupted.result->epochs_completed == 2);
+
+    // The first part: one epoch, or stopped part-way through the first (a stop also checkpoints).
+    JobSetup first;
+    first.project = project_with(kind);
+    if (stop_after == 0) first.epochs = 1;
+    first.checkpoint = dir.path() / "run.h5";
+    const Ended part = run_job(first, stop_after);
+    REQUIRE(part.result->checkpoint_saved_to == first.checkpoint);
+    const Checkpoint saved = read_checkpoint(first.checkpoint);
+    CHECK(saved.position.epoch == (stop_after == 0 ? 1 : 0));
+    CHECK(saved.position.batch == (stop_after == 0 ? 0 : stop_after));
+    CHECK(saved.position.updates == static_cast<int>(stop_after == 0 ? 12 : stop_after));
+    CHECK_FALSE(saved.optimizer_state.empty());
+
+    JobSetup rest;
+    rest.project = test::two_class_project();  // ignored: the checkpoint's project is the run's
+    rest.resume_from = first.checkpoint;
+    rest.epochs = 2;
+    const Ended resumed = run_job(rest);
+    CHECK(resumed.result->epochs_completed == 2);
+    // It went on: only the batches the first part had not trained (12 an epoch), from where it stopped.
+    CHECK(resumed.batches == 24 - (stop_after == 0 ? 12 : stop_after));
+    CHECK(resumed.first_epoch == (stop_after == 0 ? 1 : 0));
+    const double difference = largest_difference(uninterrupted.result->weights, resumed.result->weights);
+    INFO("largest weight difference " << difference);
+    CHECK(difference == 0.0);
+    CHECK(resumed.result->test->accuracy == uninterrupted.result->test->accuracy);
+}
+
+}  // namespace
+
+TEST_CASE("a run resumed from its checkpoint after one epoch ends with the weights of a run that never stopped",
+          "[checkpoint]") {
+    SECTION("SGD with momentum") {
+        check_resume_gives_the_same_weights(train::OptimizerKind::sgd, 0);
+    }
+    SECTION("Adam") {
+        check_resume_gives_the_same_weights(train::OptimizerKind::adam, 0);
+    }
+}
+
+TEST_CASE("a run stopped part-way through an epoch resumes from that batch and ends the same", "[checkpoint]") {
+    SECTION("SGD with momentum") {
+        check_resume_gives_the_same_weights(train::OptimizerKind::sgd, 5);
+    }
+    SECTION("AdamW") {
+        check_resume_gives_the_same_weights(train::OptimizerKind::adamw, 5);
+    }
+}
+
+TEST_CASE("a weights file is not a checkpoint, and a finished checkpoint has nothing left to train", "[checkpoint]") {
+    test::TempDir dir("checkpoint-errors");
+    JobSetup first;
+    first.project = project_with(train::OptimizerKind::sgd);
+    first.save_weights = dir.path() / "weights.h5";
+    first.checkpoint = dir.path() / "run.h5";
+    run_job(first);
+    REQUIRE_THROWS_MATCHES(read_checkpoint(first.save_weights), io::WeightsFileError,
+                           Catch::Matchers::Message(first.save_weights.string() +
+                                                    ": holds weights but no training state, so training cannot go on "
+                                                    "from it; it is a weights file (train with '--checkpoint FILE' to "
+                                                    "keep checkpoints)"));
+    // The checkpoint is also a weights file: it reads as one, with its project and model card.
+    const SavedWeights as_weights = read_saved_weights(first.checkpoint);
+    REQUIRE(as_weights.project);
+    CHECK(as_weights.project->name == "halves");
+
+    JobSetup again;
+    again.resume_from = first.checkpoint;
+    again.data = test::two_class_data();
+    std::promise<JobFailure> failed;
+    JobEvents events;
+    events.failed = [&](const JobFailure& failure) { failed.set_value(failure); };
+    events.finished = [&](const JobResult&) { failed.set_value(JobFailure{}); };
+    TrainingJob job(std::move(again), std::move(events));
+    auto future = failed.get_future();
+    REQUIRE(future.wait_for(std::chrono::minutes(2)) == std::future_status::ready);
+    const JobFailure failure = future.get();
+    CHECK(failure.kind == FailureKind::file);
+    CHECK(failure.message == first.checkpoint.string() +
+                                 ": has already trained 2 of 2 epochs: nothing is left to train; ask for more epochs "
+                                 "(backprop resume --epochs N) to train further");
+}
