@@ -176,7 +176,8 @@ std::string project_to_json(const Project& project) {
                          {"dataset", dataset_json(project.dataset, member(old, "dataset"))},
                          {"training", training_json(project.training, member(old, "training"))},
                          {"device", project.device}};
-    return merged(std::move(file), old).dump(2) + "\n";
+    // Text that is not UTF-8 (a folder named in another encoding) is replaced, never a failed save.
+    return merged(std::move(file), old).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 void save_project(const std::filesystem::path& file, const Project& project) {

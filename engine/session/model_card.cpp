@@ -12,7 +12,10 @@ std::string model_card_json(const ModelCard& card) {
     json["shape"] = {card.shape.channels, card.shape.height, card.shape.width};
     json["class_names"] = card.class_names;
     json["normalization"] = {{"mean", card.normalization.mean}, {"stddev", card.normalization.stddev}};
-    return json.dump();
+    // A class folder's name need not be UTF-8 (file names are bytes on Linux); such bytes become
+    // U+FFFD rather than failing the save at the end of a run. Labels are indices, so predictions
+    // are unaffected; only the name shown changes.
+    return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 ModelCard parse_model_card(const std::string& text, const std::string& source) {

@@ -263,7 +263,7 @@ std::string receipt_json(const RunReceipt& receipt) {
     if (receipt.validation) out["validation"] = evaluation_json(*receipt.validation);
     if (receipt.test) out["test"] = evaluation_json(*receipt.test);
     out["weights_file"] = receipt.weights_file;
-    return out.dump(2) + "\n";
+    return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 void read_settings(const ordered_json& document, const fs::path& file, RunReceipt& receipt) {
@@ -336,7 +336,7 @@ std::string history_json(const RunHistory& history) {
                               {"batches", std::move(batches)},
                               {"epochs", std::move(epochs)},
                               {"markers", std::move(markers)}};
-    return out.dump() + "\n";
+    return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 // One point: an array of at least `least` and at most `most` values.
@@ -571,7 +571,7 @@ void rename_run(const std::filesystem::path& folder, const std::string& name) {
     ordered_json document = parse(read_text(file), file);
     check_format(document, file, receipt_format, "run receipt");
     document["name"] = name;
-    write_atomically(file, document.dump(2) + "\n");
+    write_atomically(file, document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 void delete_run(const std::filesystem::path& folder) {

@@ -3,5 +3,7 @@
 #include <string>
 
 namespace bps::test {
-inline std::string backprop(const std::string& arguments) { return "\"" BACKPROP_CLI "\" " + arguments; }
+inline std::string backprop(const std::string& arguments) {
+    return "\"" BACKPROP_CLI "\" " + arguments;
+}
 }  // namespace bps::test

@@ -1,2 +1,112 @@
-// placeholder
+// Saves never lose work, tried as a learner would: a destination that cannot be written is refused
+// before training (not after it), the project file is never overwritten with weights, a class
+// folder whose name is not UTF-8 still saves, and a disk that fills up during the save gives a
+// clear message, a clean exit and the earlier weights file untouched.
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
+
+#include "tests/cli/cli.h"
+#include "tests/cli/stripes_project.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+using namespace bps::test;
+
+namespace {
+
+std::string bytes_of(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+struct Stripes {
+    TempDir dir{"cli-saving"};
+    std::filesystem::path project;
+    Stripes() {
+        write_stripes(dir.path() / "images", 8);
+        project = write_project(dir.path(), dir.path() / "images");
+    }
+    ProcessResult train_to(const std::filesystem::path& weights, const std::string& before = "") const {
+        return run_command(before +
+                           backprop("train " + quote(project) + " --epochs 1 --save-weights " + quote(weights)));
+    }
+};
+
+}  // namespace
+
+TEST_CASE("weights written over the project file are refused before training, and the project is kept",
+          "[cli][saving]") {
+    const Stripes run;
+    const std::string before = bytes_of(run.project);
+    const ProcessResult result = run.train_to(run.project);
+    CHECK(result.exit_code == 1);
+    CHECK(result.output == "backprop train: error: " + run.project.string() +
+                               ": is the project file itself; save the weights under another name, e.g. stripes.h5\n");
+    CHECK(bytes_of(run.project) == before);
+}
+
+#ifndef _WIN32
+TEST_CASE("a destination that cannot be written is refused before training", "[cli][saving]") {
+    const Stripes run;
+    const ProcessResult device = run.train_to("/dev/full");
+    CHECK(device.exit_code == 1);
+    CHECK(device.output ==
+          "backprop train: error: /dev/full: is not a regular file (a device or another special "
+          "file); give a file name, e.g. weights.h5\n");
+    // Even root cannot create files in /proc.
+    const ProcessResult folder = run.train_to("/proc/weights.h5");
+    CHECK(folder.exit_code == 1);
+    CHECK_THAT(folder.output,
+               Catch::StartsWith("backprop train: error: /proc/weights.h5: the folder '/proc' cannot be written to ("));
+    CHECK_THAT(folder.output, !Catch::Contains("epoch 1/1"));  // refused before any training
+}
+
+TEST_CASE("a class folder whose name is not UTF-8 trains, saves and predicts", "[cli][saving]") {
+    const Stripes run;
+    // "caf\xe9" is Latin-1 for café: valid as a file name, not as UTF-8.
+    std::filesystem::rename(run.dir.path() / "images" / "rows", run.dir.path() / "images" / "caf\xe9");
+    const std::filesystem::path weights = run.dir.path() / "w.h5";
+    const ProcessResult trained = run.train_to(weights);
+    INFO(trained.output);
+    REQUIRE(trained.exit_code == 0);
+    CHECK_THAT(trained.output, Catch::Contains("weights saved to " + weights.string()));
+    const ProcessResult predicted = run_command_stdout(
+        backprop("predict " + quote(weights) + " " + quote(run.dir.path() / "images" / "columns" / "0.png")));
+    REQUIRE(predicted.exit_code == 0);
+    CHECK_THAT(predicted.output, Catch::Contains("caf\xEF\xBF\xBD"));  // the byte shown as U+FFFD
+}
+
+TEST_CASE("a disk that fills up during the save: a clear message, a clean exit, the earlier file intact",
+          "[cli][saving]") {
+    const Stripes run;
+    const std::filesystem::path disk = run.dir.path() / "small-disk";
+    std::filesystem::create_directories(disk);
+    // A small filesystem of its own needs the privilege to mount one; without it there is no
+    // honest way to fill a disk here, and the test says so.
+    const ProcessResult mounted = run_command("mount -t tmpfs -o size=256k tmpfs " + quote(disk));
+    if (mounted.exit_code != 0) {
+        WARN("skipped: this machine does not allow mounting a small tmpfs (" + mounted.output + ")");
+        return;
+    }
+    struct Unmount {
+        std::filesystem::path disk;
+        ~Unmount() { run_command("umount " + quote(disk)); }
+    } unmount{disk};
+
+    const std::filesystem::path weights = disk / "w.h5";
+    REQUIRE(run.train_to(weights).exit_code == 0);
+    const std::string before = bytes_of(weights);
+    // Fill what is left of the disk.
+    run_command("cat /dev/zero > " + quote(disk / "filler"));
+    const ProcessResult full = run.train_to(weights);
+    INFO(full.output);
+    CHECK(full.exit_code == 1);  // a clean failure, not a crash in HDF5's shutdown (139)
+    CHECK_THAT(full.output, Catch::Contains("backprop train: error: " + weights.string() +
+                                            ": could not be written (the disk is full); nothing was replaced, so an "
+                                            "earlier file of this name is unchanged"));
+    CHECK(bytes_of(weights) == before);
+    for (const auto& entry : std::filesystem::directory_iterator(disk))
+        CHECK(entry.path().filename().string().find(".part") == std::string::npos);
+}
+#endif

@@ -7,60 +7,12 @@
 #include <regex>
 
 #include "tests/cli/cli.h"
+#include "tests/cli/stripes_project.h"
 #include "tests/support/image_writer.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps::test;
-
-namespace {
-
-// "rows" images have bright horizontal stripes, "columns" vertical ones, at random phase and
-// brightness: a small MLP tells them apart after a few epochs, but not before training.
-void write_stripes(const std::filesystem::path& folder, int per_class) {
-    std::mt19937 generator(5);
-    for (const std::string kind : {"columns", "rows"}) {
-        std::filesystem::create_directories(folder / kind);
-        for (int i = 0; i < per_class; ++i) {
-            std::vector<std::uint8_t> pixels(64);
-            const int phase = static_cast<int>(generator() % 2);
-            const int bright = 150 + static_cast<int>(generator() % 100);
-            for (int y = 0; y < 8; ++y)
-                for (int x = 0; x < 8; ++x) {
-                    const int along = kind == "rows" ? y : x;
-                    const int noise = static_cast<int>(generator() % 40);
-                    pixels[static_cast<std::size_t>(y * 8 + x)] =
-                        static_cast<std::uint8_t>((along % 2 == phase ? bright : 0) + noise);
-                }
-            write_test_png(folder / kind / (std::to_string(i) + ".png"), 8, 8, 1, pixels);
-        }
-    }
-}
-
-std::filesystem::path write_project(const std::filesystem::path& dir, const std::filesystem::path& images,
-                                    int output_units = 2) {
-    const std::filesystem::path file = dir / "stripes.json";
-    std::ofstream out(file);
-    out << R"({
-  "format": "backprop-studio-project", "version": 1, "name": "stripes",
-  "network": {
-    "nodes": [{"name": "input", "type": "Input"}, {"name": "flatten", "type": "Flatten"},
-              {"name": "fc1", "type": "Dense", "params": {"units": 16}},
-              {"name": "relu", "type": "Activation", "params": {"activation": "relu"}},
-              {"name": "out", "type": "Dense", "params": {"units": )"
-        << output_units << R"(, "initializer": "glorot_uniform"}}],
-    "edges": [{"from": "input", "to": "flatten"}, {"from": "flatten", "to": "fc1"}, {"from": "fc1", "to": "relu"},
-              {"from": "relu", "to": "out"}]
-  },
-  "dataset": {"name": "", "folder": )"
-        << nlohmann::json(images.generic_string()).dump() << R"(, "image_size": [8, 8], "channels": 1,
-              "validation_fraction": 0.25},
-  "training": {"epochs": 8, "batch_size": 8, "seed": 3, "optimizer": {"type": "sgd", "learning_rate": 0.05}}
-})";
-    return file;
-}
-
-}  // namespace
 
 TEST_CASE("summary prints every layer of a shipped example with the totals", "[cli][train]") {
     const ProcessResult result = run_command(backprop("summary cnn"));
@@ -246,7 +198,10 @@ TEST_CASE("weights from another network are refused by evaluate", "[cli][train]"
 }
 
 #ifndef _WIN32
-TEST_CASE("Ctrl-C stops training after the batch, still saves the weights and exits with 130", "[cli][train]") {
+namespace {
+// SIGINT (Ctrl-C), SIGTERM (a shutdown, kill) and SIGHUP (the terminal closed) all stop a run the
+// same way: after the batch, with the weights saved, and exit status 130.
+void check_signal_stops_cleanly(const std::string& signal) {
     TempDir dir("cli-train-interrupt");
     write_stripes(dir.path() / "images", 16);
     const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
@@ -260,8 +215,8 @@ TEST_CASE("Ctrl-C stops training after the batch, still saves the weights and ex
         backprop("train \"" + project.string() + "\" --epochs 100000 --save-weights \"" + weights.string() + "\"") +
         " > \"" + log.string() + "\" 2>&1 & pid=$!; began=no; for i in $(seq 1 2400); do grep -q '^epoch 1/' \"" +
         log.string() + "\" && began=yes && break; sleep 0.05; done; if [ $began = no ]; then kill -9 $pid; cat \"" +
-        log.string() + "\"; echo 'training never began'; exit 99; fi; kill -INT $pid; wait $pid; status=$?; cat \"" +
-        log.string() + "\"; exit $status";
+        log.string() + "\"; echo 'training never began'; exit 99; fi; kill -" + signal +
+        " $pid; wait $pid; status=$?; cat \"" + log.string() + "\"; exit $status";
     const ProcessResult result = run_command("sh -c '" + std::regex_replace(script, std::regex("'"), "'\\''") + "'");
     INFO(result.output);
     CHECK(result.exit_code == 130);
@@ -271,5 +226,19 @@ TEST_CASE("Ctrl-C stops training after the batch, still saves the weights and ex
     const ProcessResult evaluated =
         run_command(backprop("evaluate \"" + project.string() + "\" --weights \"" + weights.string() + "\""));
     CHECK(evaluated.exit_code == 0);
+}
+}  // namespace
+
+TEST_CASE("Ctrl-C stops training after the batch, still saves the weights and exits with 130", "[cli][train]") {
+    check_signal_stops_cleanly("INT");
+}
+
+TEST_CASE("SIGTERM and SIGHUP stop training like Ctrl-C: after the batch, with the weights saved", "[cli][train]") {
+    SECTION("SIGTERM") {
+        check_signal_stops_cleanly("TERM");
+    }
+    SECTION("SIGHUP") {
+        check_signal_stops_cleanly("HUP");
+    }
 }
 #endif

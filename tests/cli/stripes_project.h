@@ -1,0 +1,67 @@
+#pragma once
+// A small image-folder project for CLI tests: two classes of 8x8 stripes that a small MLP tells
+// apart after a few epochs, so each run takes a second or two.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+
+#include "tests/support/image_writer.h"
+
+namespace bps::test {
+
+// "rows" images have bright horizontal stripes, "columns" vertical ones, at random phase and
+// brightness: a small MLP tells them apart after a few epochs, but not before training.
+inline void write_stripes(const std::filesystem::path& folder, int per_class) {
+    std::mt19937 generator(5);
+    for (const std::string kind : {"columns", "rows"}) {
+        std::filesystem::create_directories(folder / kind);
+        for (int i = 0; i < per_class; ++i) {
+            std::vector<std::uint8_t> pixels(64);
+            const int phase = static_cast<int>(generator() % 2);
+            const int bright = 150 + static_cast<int>(generator() % 100);
+            for (int y = 0; y < 8; ++y)
+                for (int x = 0; x < 8; ++x) {
+                    const int along = kind == "rows" ? y : x;
+                    const int noise = static_cast<int>(generator() % 40);
+                    pixels[static_cast<std::size_t>(y * 8 + x)] =
+                        static_cast<std::uint8_t>((along % 2 == phase ? bright : 0) + noise);
+                }
+            write_test_png(folder / kind / (std::to_string(i) + ".png"), 8, 8, 1, pixels);
+        }
+    }
+}
+
+inline std::filesystem::path write_project(const std::filesystem::path& dir, const std::filesystem::path& images,
+                                           int output_units = 2) {
+    const std::filesystem::path file = dir / "stripes.json";
+    std::ofstream out(file);
+    out << R"({
+  "format": "backprop-studio-project", "version": 1, "name": "stripes",
+  "network": {
+    "nodes": [{"name": "input", "type": "Input"}, {"name": "flatten", "type": "Flatten"},
+              {"name": "fc1", "type": "Dense", "params": {"units": 16}},
+              {"name": "relu", "type": "Activation", "params": {"activation": "relu"}},
+              {"name": "out", "type": "Dense", "params": {"units": )"
+        << output_units << R"(, "initializer": "glorot_uniform"}}],
+    "edges": [{"from": "input", "to": "flatten"}, {"from": "flatten", "to": "fc1"}, {"from": "fc1", "to": "relu"},
+              {"from": "relu", "to": "out"}]
+  },
+  "dataset": {"name": "", "folder": )"
+        << nlohmann::json(images.generic_string()).dump() << R"(, "image_size": [8, 8], "channels": 1,
+              "validation_fraction": 0.25},
+  "training": {"epochs": 8, "batch_size": 8, "seed": 3, "optimizer": {"type": "sgd", "learning_rate": 0.05}}
+})";
+    return file;
+}
+
+// "FILE" in double quotes, for command lines.
+inline std::string quote(const std::filesystem::path& path) {
+    std::string text = "\"";
+    text += path.string();
+    text += '"';
+    return text;
+}
+
+}  // namespace bps::test
