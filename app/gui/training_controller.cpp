@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "app/gui/training_runner.h"
+#include "engine/session/checkpoint.h"
 #include "engine/session/number_text.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/run_status.h"
@@ -43,6 +44,8 @@ TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::
     qRegisterMetaType<session::RunRecord>();
     ui::TrainPanel* panel = window_->train_panel();
     connect(panel, &ui::TrainPanel::trainRequested, this, &TrainingController::train);
+    connect(window_->dashboard()->run_list(), &ui::RunList::continueRequested, this,
+            [this](const QString& id) { continue_run(id); });
     connect(panel, &ui::TrainPanel::pauseRequested, this, &TrainingController::pause);
     connect(panel, &ui::TrainPanel::resumeRequested, this, &TrainingController::resume);
     connect(panel, &ui::TrainPanel::stepRequested, this, &TrainingController::step);
@@ -136,6 +139,33 @@ void TrainingController::refuse(const QString& headline, const QString& details)
 }
 
 bool TrainingController::train() {
+    return start_run(std::nullopt);
+}
+
+bool TrainingController::continue_run(const QString& id) {
+    if (active_) return false;
+    const session::RunRecord* run = window_->dashboard()->run_list()->run(id);
+    if (!run) return false;
+    const std::filesystem::path checkpoint = run->folder / "checkpoint.h5";
+    Continuation continuation;
+    try {
+        const session::Checkpoint state = session::read_checkpoint(checkpoint);
+        const int planned = state.weights.project->training.epochs;
+        // Unfinished: to the end it was set for; finished: as many epochs again as the project asks.
+        continuation.epochs = state.position.epoch < planned
+                                  ? planned
+                                  : state.position.epoch + window_->document()->project().training.epochs;
+        continuation.learning_rate = state.position.learning_rate;
+    } catch (const std::exception& error) {
+        refuse(tr("Training cannot go on from this run"), text_of(error.what()));
+        return false;
+    }
+    continuation.checkpoint = checkpoint;
+    continuation.from_name = run->receipt.name;
+    return start_run(continuation);
+}
+
+bool TrainingController::start_run(const std::optional<Continuation>& continuation) {
     if (active_) return false;
     ui::NetworkDocument* document = window_->document();
     const project::Project& project = document->project();
@@ -165,10 +195,16 @@ bool TrainingController::train() {
     }
     session::RunReceipt& receipt = record.receipt;
     receipt.name = next_run_name();
+    if (continuation) {
+        receipt.name += " (continued from ";
+        receipt.name += continuation->from_name;
+        receipt.name += ")";
+    }
     receipt.started_at = started_at.toStdString();
     receipt.app_version = BACKPROP_VERSION;
     receipt.project_name = project.name.empty() ? document->file().stem().string() : project.name;
     receipt.training = project.training;
+    if (continuation) receipt.training.epochs = continuation->epochs;
     receipt.dataset = project.dataset;
     record_ = std::move(record);
     if (!write_record(false)) return false;
@@ -178,6 +214,12 @@ bool TrainingController::train() {
     setup.source = document->file().empty() ? "the unsaved project" : document->file().string();
     setup.device_request = window_->train_panel()->device_request().toStdString();
     setup.save_weights = record_.folder / "weights.h5";
+    // Every run can go on later: its checkpoint follows each epoch and a stop.
+    setup.checkpoint = record_.folder / "checkpoint.h5";
+    if (continuation) {
+        setup.resume_from = continuation->checkpoint;
+        setup.epochs = continuation->epochs;
+    }
     setup.on_divergence = session::JobSetup::OnDivergence::pause;
     if (adjust_setup) adjust_setup(setup);
     if (!runner_->start(std::move(setup))) {
@@ -189,7 +231,7 @@ bool TrainingController::train() {
     paused_ = false;
     position_ = 0;
     speed_epoch_ = -1;
-    rate_ = project.training.optimizer.learning_rate;
+    rate_ = continuation ? continuation->learning_rate : project.training.optimizer.learning_rate;
     started_at_ = std::chrono::steady_clock::now();
     document->set_locked(tr("%1 is training this network, so it cannot change now. Stop the run to edit it; "
                             "its learning rate can still change in the Train panel.")

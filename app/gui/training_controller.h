@@ -41,6 +41,9 @@ public:
     // dashboard, when it cannot start: a run is active, the network has problems, or the run's
     // folder cannot be written.
     bool train();
+    // Starts a new run that goes on from the checkpoint of run `id` (its folder's checkpoint.h5):
+    // to the end of that run's epochs, or, when it had finished them, for the project's epochs more.
+    bool continue_run(const QString& id);
     bool running() const;
     TrainingRunner* runner() const { return runner_; }
     // The folder the current project's runs are kept in.
@@ -70,6 +73,14 @@ private:
     // The project changed its file (Open, New, Save As): the dashboard shows that project's runs.
     void follow_project();
     void end_run();
+    // A run continued from a checkpoint: where from, to how many epochs, and the run it continues.
+    struct Continuation {
+        std::filesystem::path checkpoint;
+        int epochs = 0;
+        float learning_rate = 0;
+        std::string from_name;
+    };
+    bool start_run(const std::optional<Continuation>& continuation);
     bool write_record(bool quietly);
     std::string next_run_name() const;
     void refuse(const QString& headline, const QString& details);

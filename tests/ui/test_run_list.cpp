@@ -1,19 +1,29 @@
 // The run list under the offscreen platform, on run folders written with session::write_run: the
 // rows and their figures, ticks, stable colours, renaming, deleting and exporting on disk.
 #include <QAction>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "engine/session/number_text.h"
 #include "engine/session/run_record.h"
+#include "engine/session/saved_weights.h"
 #include "ui/dashboard/run_list.h"
 
 using bps::ui::RunList;
@@ -48,6 +58,24 @@ session::RunRecord write_run(const fs::path& runs, const std::string& started_at
     return record;
 }
 
+// A run whose weights.h5 is a real weights file: a 1x4x4 input, Flatten, Dense of 3, with its
+// project and model card inside, as training writes it.
+session::RunRecord write_trained_run(const fs::path& runs, const std::string& name) {
+    session::RunRecord record = write_run(runs, "2026-11-23T18:00:00", name, 0.5, true);
+    bps::project::Project project;
+    project.name = "tiny";
+    project.network.layers = {bps::model::input_layer(), bps::model::flatten("flatten"), bps::model::dense("out", 3)};
+    session::ModelCard card;
+    card.project = "tiny";
+    card.shape = bps::datasets::ImageShape{1, 4, 4};
+    card.class_names = {"a", "b", "c"};
+    std::vector<float> weights(48), bias = {0.1f, -0.2f, 0.05f};
+    for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<float>(i % 7) * 0.1f - 0.3f;
+    const std::vector<bps::io::NamedArray> arrays = {{"out.weight", {3, 16}, weights}, {"out.bias", {3}, bias}};
+    session::save_trained_weights(record.weights(), project, card, arrays);
+    return record;
+}
+
 QString id_of(const session::RunRecord& record) {
     return QString::fromStdString(record.id());
 }
@@ -75,6 +103,9 @@ private slots:
     void a_damaged_run_is_named_under_the_list();
     void add_run_and_update_run_refresh_the_row();
     void the_delete_key_deletes_the_selected_run();
+    void exporting_for_pytorch_writes_a_script_that_runs_with_the_weights_beside_it();
+    void exporting_for_keras_asks_before_replacing_and_a_failed_write_replaces_nothing();
+    void continue_training_is_offered_only_for_a_run_with_a_checkpoint();
 };
 
 void RunListTest::show_folder_lists_runs_oldest_first_with_their_figures() {
@@ -430,6 +461,104 @@ void RunListTest::the_delete_key_deletes_the_selected_run() {
     QCOMPARE(asked, 1);
     QVERIFY(!fs::exists(record.folder));
     QVERIFY(list.run_ids().isEmpty());
+}
+
+void RunListTest::exporting_for_pytorch_writes_a_script_that_runs_with_the_weights_beside_it() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "runs";
+    const auto record = write_trained_run(runs, "Run 1");
+    RunList list;
+    list.show_folder(runs);
+    QString suggested;
+    QDir(dir.path()).mkpath("scripts");
+    const QString script = dir.filePath("scripts/net.py");
+    list.ask_script_path = [&](const QString& offered) {
+        suggested = offered;
+        return script;
+    };
+    QSignalSpy problems(&list, &RunList::problem);
+    std::unique_ptr<QMenu> menu(list.context_menu(id_of(record)));
+    QAction* action = menu->findChild<QAction*>("exportPyTorchAction");
+    QVERIFY(action && action->isEnabled());
+    action->trigger();
+    QCOMPARE(problems.count(), 0);
+    QVERIFY(suggested.endsWith("cnn-Run 1_pytorch.py"));
+    // The weights go beside the script, under the script's name, and the script loads that file.
+    QCOMPARE(bytes_of(dir.filePath("scripts/net.h5")), bytes_of(QString::fromStdWString(record.weights().wstring())));
+    QVERIFY(bytes_of(script).contains("WEIGHTS = Path(__file__).resolve().parent / \"net.h5\""));
+
+    QImage image(4, 4, QImage::Format_Grayscale8);
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) image.setPixel(x, y, qRgb(40 * x + 10 * y, 40 * x + 10 * y, 40 * x + 10 * y));
+    QVERIFY(image.save(dir.filePath("image.png")));
+    QProcess python;
+    python.start("/usr/bin/python3", {script, "--json", dir.filePath("image.png")});
+    QVERIFY(python.waitForFinished(120000));
+    QCOMPARE(python.exitCode(), 0);
+    const QJsonObject line = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+    const QJsonArray probabilities = line["probabilities"].toArray();
+    QCOMPARE(probabilities.size(), 3);
+    double sum = 0;
+    for (const QJsonValue& p : probabilities) sum += p.toDouble();
+    QVERIFY(std::abs(sum - 1.0) < 1e-5);
+}
+
+void RunListTest::exporting_for_keras_asks_before_replacing_and_a_failed_write_replaces_nothing() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "runs";
+    const auto record = write_trained_run(runs, "Run 1");
+    RunList list;
+    list.show_folder(runs);
+    const QString script = dir.filePath("net.py");
+    {
+        QFile old(script);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("my own script");
+    }
+    QString question;
+    list.confirm = [&](const QString& asked) {
+        question = asked;
+        return false;
+    };
+    QString error;
+    QVERIFY(!list.export_script(id_of(record), RunList::ScriptKind::keras, script, &error));
+    QVERIFY(question.contains("net.py"));
+    QCOMPARE(bytes_of(script), QByteArray("my own script"));
+    QVERIFY(!QFile::exists(dir.filePath("net.h5")));
+
+    list.confirm = [](const QString&) { return true; };
+    QVERIFY2(list.export_script(id_of(record), RunList::ScriptKind::keras, script, &error), qPrintable(error));
+    QVERIFY(bytes_of(script).contains("model.load_weights(str(WEIGHTS), by_name=True)"));
+    QVERIFY(bytes_of(script).contains("layers.Dense(3, name=\"out\")"));
+
+    // A folder where the script should go: the write fails, says so, and nothing is replaced.
+    QDir(dir.path()).mkpath("taken.py");
+    QVERIFY(!list.export_script(id_of(record), RunList::ScriptKind::keras, dir.filePath("taken.py"), &error));
+    QVERIFY2(error.contains("taken.py") && error.contains("Nothing was replaced"), qPrintable(error));
+    QVERIFY(QFileInfo(dir.filePath("taken.py")).isDir());
+}
+
+void RunListTest::continue_training_is_offered_only_for_a_run_with_a_checkpoint() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "runs";
+    const auto plain = write_run(runs, "2026-11-23T18:00:00", "plain", 0.5, true);
+    const auto kept = write_run(runs, "2026-11-23T18:10:00", "kept", 0.5, true);
+    std::ofstream(kept.folder / "checkpoint.h5") << "a checkpoint";
+    RunList list;
+    list.show_folder(runs);
+    QVERIFY(!list.can_continue(id_of(plain)));
+    QVERIFY(list.can_continue(id_of(kept)));
+    QSignalSpy asked(&list, &RunList::continueRequested);
+    std::unique_ptr<QMenu> plain_menu(list.context_menu(id_of(plain)));
+    QVERIFY(!plain_menu->findChild<QAction*>("continueAction")->isEnabled());
+    std::unique_ptr<QMenu> menu(list.context_menu(id_of(kept)));
+    QAction* action = menu->findChild<QAction*>("continueAction");
+    QVERIFY(action->isEnabled());
+    action->trigger();
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(asked.front().front().toString(), id_of(kept));
+    list.set_active_run(id_of(kept));  // the run being trained cannot be continued
+    QVERIFY(!list.can_continue(id_of(kept)));
 }
 
 QTEST_MAIN(RunListTest)

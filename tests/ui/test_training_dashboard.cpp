@@ -109,6 +109,39 @@ private slots:
         folder_.reset();
     }
 
+    // Every run keeps a checkpoint; Continue training starts a new run from it whose curves go on
+    // where the first ended, and the run's weights file opens as the project it was trained from.
+    void continueTrainingGoesOnFromTheCheckpointAndTheWeightsOpenAsTheProject() {
+        const project::Project project = test::two_class_folder_project(images());
+        open(project);
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        press(panel()->train_button());
+        const session::RunRecord first = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(first.receipt.outcome), QString("finished"));
+        QVERIFY(std::filesystem::exists(first.folder / "checkpoint.h5"));
+        const QString first_id = QString::fromStdString(first.id());
+        QVERIFY(dashboard()->run_list()->can_continue(first_id));
+
+        // A finished run goes on for the project's epochs again: 3 more.
+        emit dashboard()->run_list()->continueRequested(first_id);
+        QVERIFY(controller_->running());
+        const session::RunRecord second = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(second.receipt.outcome), QString("finished"));
+        QCOMPARE(QString::fromStdString(second.receipt.name), QString("Run 2 (continued from Run 1)"));
+        QCOMPARE(second.receipt.epochs_completed, 6);
+        QCOMPARE(second.history.batches.size(), std::size_t{36});  // only the three new epochs
+        QVERIFY(second.history.batches.front().position >= 3.0);
+        QVERIFY(second.history.batches.front().position > first.history.batches.back().position - 1e-9);
+
+        // The weights file alone opens as the project: same layers, not saved as a project file yet.
+        QVERIFY(window_->open_project(QString::fromStdString(first.weights().string())));
+        QVERIFY(window_->document()->file().empty());
+        QVERIFY(window_->document()->is_modified());
+        const auto& layers = window_->document()->project().network.layers;
+        QCOMPARE(layers.size(), project.network.layers.size());
+        for (std::size_t l = 0; l < layers.size(); ++l) QCOMPARE(layers[l].name, project.network.layers[l].name);
+    }
+
     void trainLocksTheNetworkFillsTheCurvesAndKeepsTheRunBesideTheProject() {
         open(test::two_class_folder_project(images()));
         QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
@@ -227,8 +260,9 @@ private slots:
         QCOMPARE(reports.count(), 2);
         QVERIFY(std::filesystem::exists(record.weights()));
         const session::SavedWeights weights = session::read_saved_weights(record.weights());
-        QCOMPARE(session::weights_for_network(weights, session::project_of(weights), session::card_of(weights).shape).size(),
-                 std::size_t{4});
+        QCOMPARE(
+            session::weights_for_network(weights, session::project_of(weights), session::card_of(weights).shape).size(),
+            std::size_t{4});
         QCOMPARE(dashboard()->status()->message_headline(), QString("Stopped: the weights trained so far are kept"));
         // The pause is marked where the run stood: before its first batch.
         QCOMPARE(record.history.markers.size(), std::size_t{1});

@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QPixmap>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QShortcut>
 #include <QStyledItemDelegate>
 #include <QTreeWidget>
@@ -20,7 +21,9 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "engine/session/code_export.h"
 #include "engine/session/number_text.h"
+#include "engine/session/saved_weights.h"
 
 namespace bps::ui {
 
@@ -92,6 +95,10 @@ RunList::RunList(QWidget* parent) : QWidget(parent) {
     ask_export_path = [this](const QString& suggested) {
         return QFileDialog::getSaveFileName(this, tr("Export weights"), suggested, tr("Weights (*.h5)"), nullptr,
                                             QFileDialog::DontConfirmOverwrite);
+    };
+    ask_script_path = [this](const QString& suggested) {
+        return QFileDialog::getSaveFileName(this, tr("Export the network as a Python script"), suggested,
+                                            tr("Python scripts (*.py)"), nullptr, QFileDialog::DontConfirmOverwrite);
     };
 
     tree_ = new QTreeWidget(this);
@@ -292,15 +299,61 @@ bool RunList::export_weights(const QString& id, const QString& destination, QStr
     const QString source = path_text(record->weights());
     if (QFileInfo(destination).absoluteFilePath() == QFileInfo(source).absoluteFilePath())
         return fail(error, tr("%1 is the run's own weights file; choose another place.").arg(destination));
-    if (QFileInfo::exists(destination)) {
-        if (!confirm(tr("%1 exists. Replace it with the weights of “%2”?").arg(destination, name))) return false;
-        QFile old(destination);
-        if (!old.remove()) return fail(error, tr("Could not replace %1: %2").arg(destination, old.errorString()));
-    }
+    if (QFileInfo::exists(destination) &&
+        !confirm(tr("%1 exists. Replace it with the weights of “%2”?").arg(destination, name)))
+        return false;
     QFile file(source);
-    if (!file.copy(destination))
-        return fail(error, tr("Could not export the weights to %1: %2").arg(destination, file.errorString()));
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(error, tr("Could not read the weights of “%1”: %2").arg(name, file.errorString()));
+    return write_whole(destination, file.readAll(), error);
+}
+
+// QSaveFile writes beside the destination and renames over it: a failure leaves the old file.
+bool RunList::write_whole(const QString& destination, const QByteArray& bytes, QString* error) {
+    QSaveFile out(destination);
+    if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit())
+        return fail(error, tr("Could not write %1: %2. Nothing was replaced.").arg(destination, out.errorString()));
     return true;
+}
+
+bool RunList::export_script(const QString& id, ScriptKind kind, const QString& script, QString* error) {
+    if (error) error->clear();
+    const session::RunRecord* record = run(id);
+    if (!record) return fail(error, tr("There is no run %1 to export.").arg(id));
+    const QString name = text_of(record->receipt.name);
+    if (!has_weights(*record)) return fail(error, tr("“%1” kept no weights to export.").arg(name));
+    const QFileInfo script_file(script);
+    const QString weights_name = script_file.completeBaseName() + ".h5";
+    const QString weights = script_file.dir().filePath(weights_name);
+    QStringList existing;
+    for (const QString& file : {script, weights})
+        if (QFileInfo::exists(file)) existing << file;
+    if (!existing.isEmpty() &&
+        !confirm(tr("%1 already exist. Replace them with the network of “%2”?").arg(existing.join(tr(" and ")), name)))
+        return false;
+    std::string text;
+    try {
+        const session::SavedWeights saved = session::read_saved_weights(record->weights());
+        const project::Project project = session::project_of(saved);
+        text = kind == ScriptKind::pytorch
+                   ? session::pytorch_script(project, session::card_of(saved), weights_name.toStdString())
+                   : session::keras_script(project, session::card_of(saved), weights_name.toStdString());
+    } catch (const std::exception& failure) {
+        return fail(error, tr("Could not export “%1”: %2").arg(name, text_of(failure.what())));
+    }
+    if (QFileInfo(weights).absoluteFilePath() != QFileInfo(path_text(record->weights())).absoluteFilePath()) {
+        QFile source(path_text(record->weights()));
+        if (!source.open(QIODevice::ReadOnly))
+            return fail(error, tr("Could not read the weights of “%1”: %2").arg(name, source.errorString()));
+        if (!write_whole(weights, source.readAll(), error)) return false;
+    }
+    return write_whole(script, QByteArray::fromStdString(text), error);
+}
+
+bool RunList::can_continue(const QString& id) const {
+    const session::RunRecord* record = run(id);
+    std::error_code ignored;
+    return record && id != active_ && std::filesystem::exists(record->folder / "checkpoint.h5", ignored);
 }
 
 QString RunList::selected_run() const {
@@ -324,12 +377,27 @@ QMenu* RunList::context_menu(const QString& id) {
     connect(rename_action, &QAction::triggered, this, [this, id] {
         if (QTreeWidgetItem* item = item_of(id)) tree_->editItem(item, run_column);
     });
+    QAction* continue_action = menu->addAction(tr("Continue training"));
+    continue_action->setObjectName("continueAction");
+    continue_action->setEnabled(can_continue(id));
+    connect(continue_action, &QAction::triggered, this, [this, id] { emit continueRequested(id); });
+    menu->addSeparator();
     QAction* export_action = menu->addAction(tr("Export weights…"));
     export_action->setEnabled(has_weights(*record));
     connect(export_action, &QAction::triggered, this, [this, id] {
         select_run(id);
         export_selected();
     });
+    for (const auto& [kind, text] : {std::pair{ScriptKind::pytorch, tr("Export for PyTorch…")},
+                                     std::pair{ScriptKind::keras, tr("Export for Keras…")}}) {
+        QAction* script_action = menu->addAction(text);
+        script_action->setObjectName(kind == ScriptKind::pytorch ? "exportPyTorchAction" : "exportKerasAction");
+        script_action->setEnabled(has_weights(*record));
+        connect(script_action, &QAction::triggered, this, [this, id, kind = kind] {
+            select_run(id);
+            export_selected_script(kind);
+        });
+    }
     QAction* show_action = menu->addAction(tr("Show in folder"));
     const QUrl url = QUrl::fromLocalFile(path_text(record->folder));
     connect(show_action, &QAction::triggered, this, [url] { QDesktopServices::openUrl(url); });
@@ -435,6 +503,20 @@ void RunList::export_selected() {
     if (destination.isEmpty()) return;
     QString error;
     export_weights(id, destination, &error);
+}
+
+void RunList::export_selected_script(ScriptKind kind) {
+    const QString id = selected_run();
+    const session::RunRecord* record = run(id);
+    if (!record) return;
+    const std::filesystem::path beside_project = folder_.has_parent_path() ? folder_.parent_path() : folder_;
+    QString suggested = path_text(beside_project / path_of(suggested_file_name(*record)));
+    suggested =
+        suggested.left(suggested.lastIndexOf('.')) + (kind == ScriptKind::pytorch ? "_pytorch.py" : "_keras.py");
+    const QString script = ask_script_path(suggested);
+    if (script.isEmpty()) return;
+    QString error;
+    export_script(id, kind, script, &error);
 }
 
 void RunList::delete_selected() {

@@ -71,8 +71,15 @@ public:
     // error when the learner said no to `confirm`.
     bool rename(const QString& id, const QString& name, QString* error);
     bool remove(const QString& id, QString* error);  // asks `confirm` first
-    // Copies the run's weights file; an existing destination is replaced only after `confirm`.
+    // Copies the run's weights file; an existing destination is replaced only after `confirm`, and
+    // whole (a failed copy leaves it as it was).
     bool export_weights(const QString& id, const QString& destination, QString* error);
+    // Writes a PyTorch or Keras script that re-creates the run's network (session/code_export.h),
+    // and the run's weights beside it as "<script name>.h5", which the script loads.
+    enum class ScriptKind { pytorch, keras };
+    bool export_script(const QString& id, ScriptKind kind, const QString& script, QString* error);
+    // The run kept a checkpoint (checkpoint.h5 in its folder): training can go on from it.
+    bool can_continue(const QString& id) const;
 
     QString selected_run() const;  // empty when none
     void select_run(const QString& id);
@@ -80,12 +87,14 @@ public:
     // Replaceable in tests; default to QMessageBox::question and QFileDialog::getSaveFileName.
     std::function<bool(const QString& question)> confirm;
     std::function<QString(const QString& suggested)> ask_export_path;
+    std::function<QString(const QString& suggested)> ask_script_path;
 
     QTreeWidget* tree() const { return tree_; }
     QLabel* problems_label() const { return problems_; }
     QPushButton* export_button() const { return export_; }
     QPushButton* delete_button() const { return delete_; }
-    // The row's context menu (Rename, Export weights…, Show in folder, Delete…), owned by the caller.
+    // The row's context menu (Rename, Continue training, Export weights…, Export for PyTorch…, Export
+    // for Keras…, Show in folder, Delete…), owned by the caller.
     QMenu* context_menu(const QString& id);
 
 signals:
@@ -93,6 +102,8 @@ signals:
     void runRenamed(const QString& id, const QString& name);
     void runRemoved(const QString& id);
     void problem(const QString& message);
+    // Continue training was asked for this run (it has a checkpoint).
+    void continueRequested(const QString& id);
 
 private:
     bool has_weights(const session::RunRecord& record) const;
@@ -103,6 +114,8 @@ private:
     void fill_row(QTreeWidgetItem* item, const session::RunRecord& record);
     void item_changed(QTreeWidgetItem* item, int column);
     void export_selected();
+    void export_selected_script(ScriptKind kind);
+    bool write_whole(const QString& destination, const QByteArray& bytes, QString* error);
     void delete_selected();
     void update_buttons();
     bool fail(QString* error, const QString& message);

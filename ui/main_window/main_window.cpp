@@ -25,6 +25,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "engine/session/saved_weights.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
 #include "ui/devices/device_panel.h"
@@ -51,11 +52,13 @@ QString folder_or_default(const std::filesystem::path& folder) {
     return folder.empty() ? ProjectRecovery::default_folder() : to_qstring(folder);
 }
 
-// A project file in a drag: one local .json file.
+// A project file in a drag: one local .json file, or a weights file or checkpoint (.h5).
 QString dropped_project(const QMimeData* mime) {
     if (!mime || !mime->hasUrls() || mime->urls().size() != 1) return {};
     const QUrl url = mime->urls().front();
-    if (!url.isLocalFile() || !url.toLocalFile().endsWith(".json", Qt::CaseInsensitive)) return {};
+    if (!url.isLocalFile() || !(url.toLocalFile().endsWith(".json", Qt::CaseInsensitive) ||
+                                url.toLocalFile().endsWith(".h5", Qt::CaseInsensitive)))
+        return {};
     return url.toLocalFile();
 }
 
@@ -425,12 +428,25 @@ bool MainWindow::open_project(const QString& path) {
 
 bool MainWindow::load_file(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
+    // A weights file or checkpoint (HDF5) holds the project it was trained from: it opens as that
+    // project, not yet saved as a project file of its own.
+    const bool weights_file = absolute.endsWith(".h5", Qt::CaseInsensitive);
     project::Project project;
     try {
-        project = project::read_project(to_path(absolute));
-    } catch (const std::exception& error) {  // ProjectError says "FILE: problem"
+        project = weights_file ? session::project_of(session::read_saved_weights(to_path(absolute)))
+                               : project::read_project(to_path(absolute));
+    } catch (const std::exception& error) {  // ProjectError and WeightsFileError say "FILE: problem"
         prompts_.error(tr("The project was not opened.\n\n%1").arg(QString::fromStdString(error.what())));
         return false;
+    }
+    if (weights_file) {
+        document_->reset(std::move(project), {}, true);
+        recovery_->discard();
+        remember_project_file(absolute);
+        statusBar()->showMessage(tr("Opened the project stored in %1; Save As keeps it as a project file")
+                                     .arg(QDir::toNativeSeparators(absolute)),
+                                 status_message_ms);
+        return true;
     }
     document_->reset(std::move(project), to_path(absolute));
     recovery_->discard();

@@ -43,9 +43,11 @@ WindowPrompts dialog_prompts(QWidget* parent) {
         QMessageBox::warning(parent, QObject::tr("Backprop Studio"), message);
     };
     prompts.open_path = [parent] {
-        return QFileDialog::getOpenFileName(parent, QObject::tr("Open project"),
-                                            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
-                                            filter());
+        // A weights file or checkpoint carries the project it was trained from, so it opens too.
+        return QFileDialog::getOpenFileName(
+            parent, QObject::tr("Open project"), QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
+            QObject::tr("Projects, weights and checkpoints (*.json *.h5);;Projects (*.json);;Weights and "
+                        "checkpoints (*.h5)"));
     };
     prompts.save_path = [parent](const QString& suggested) {
         QFileDialog dialog(parent, QObject::tr("Save project as"), suggested, filter());
