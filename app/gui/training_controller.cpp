@@ -46,6 +46,7 @@ TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::
     connect(panel, &ui::TrainPanel::trainRequested, this, &TrainingController::train);
     connect(window_->dashboard()->run_list(), &ui::RunList::continueRequested, this,
             [this](const QString& id) { continue_run(id); });
+    window_->resume_training = [this](const std::filesystem::path& checkpoint) { return resume_from(checkpoint); };
     connect(panel, &ui::TrainPanel::pauseRequested, this, &TrainingController::pause);
     connect(panel, &ui::TrainPanel::resumeRequested, this, &TrainingController::resume);
     connect(panel, &ui::TrainPanel::stepRequested, this, &TrainingController::step);
@@ -146,7 +147,15 @@ bool TrainingController::continue_run(const QString& id) {
     if (active_) return false;
     const session::RunRecord* run = window_->dashboard()->run_list()->run(id);
     if (!run) return false;
-    const std::filesystem::path checkpoint = run->folder / "checkpoint.h5";
+    return resume_from(run->folder / "checkpoint.h5", run->receipt.name);
+}
+
+bool TrainingController::resume_from(const std::filesystem::path& checkpoint) {
+    return resume_from(checkpoint, checkpoint.filename().string());
+}
+
+bool TrainingController::resume_from(const std::filesystem::path& checkpoint, const std::string& from_name) {
+    if (active_) return false;
     Continuation continuation;
     try {
         const session::Checkpoint state = session::read_checkpoint(checkpoint);
@@ -161,7 +170,7 @@ bool TrainingController::continue_run(const QString& id) {
         return false;
     }
     continuation.checkpoint = checkpoint;
-    continuation.from_name = run->receipt.name;
+    continuation.from_name = from_name;
     return start_run(continuation);
 }
 

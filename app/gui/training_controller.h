@@ -44,6 +44,8 @@ public:
     // Starts a new run that goes on from the checkpoint of run `id` (its folder's checkpoint.h5):
     // to the end of that run's epochs, or, when it had finished them, for the project's epochs more.
     bool continue_run(const QString& id);
+    // A new run from a checkpoint file (File > Resume Training from Checkpoint…), by the same rule.
+    bool resume_from(const std::filesystem::path& checkpoint);
     bool running() const;
     TrainingRunner* runner() const { return runner_; }
     // The folder the current project's runs are kept in.
@@ -81,6 +83,7 @@ private:
         std::string from_name;
     };
     bool start_run(const std::optional<Continuation>& continuation);
+    bool resume_from(const std::filesystem::path& checkpoint, const std::string& from_name);
     bool write_record(bool quietly);
     std::string next_run_name() const;
     void refuse(const QString& headline, const QString& details);

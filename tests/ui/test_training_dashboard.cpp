@@ -142,6 +142,41 @@ private slots:
         for (std::size_t l = 0; l < layers.size(); ++l) QCOMPARE(layers[l].name, project.network.layers[l].name);
     }
 
+    // File > Export acts on the newest run with weights; File > Resume Training from Checkpoint…
+    // opens the checkpoint's project and goes on from it.
+    void theFileMenuExportsTheNewestRunAndResumesFromACheckpointFile() {
+        open(test::two_class_folder_project(images()));
+        auto* export_menu = window_->export_menu();
+        emit export_menu->aboutToShow();
+        for (QAction* action : export_menu->actions()) QVERIFY(!action->isEnabled());  // no run yet
+
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        press(panel()->train_button());
+        const session::RunRecord first = wait_for_end(ended);
+        emit export_menu->aboutToShow();
+        auto* pytorch = export_menu->findChild<QAction*>("exportPyTorchScriptAction");
+        QVERIFY(pytorch && pytorch->isEnabled());
+        const QString script = folder_->filePath("halves_model.py");
+        dashboard()->run_list()->ask_script_path = [&](const QString&) { return script; };
+        pytorch->trigger();
+        QVERIFY(QFile::exists(script));
+        QVERIFY(QFile::exists(folder_->filePath("halves_model.h5")));
+
+        // The checkpoint copied elsewhere, as a learner might keep one.
+        const QString kept = folder_->filePath("kept-checkpoint.h5");
+        QVERIFY(QFile::copy(QString::fromStdString((first.folder / "checkpoint.h5").string()), kept));
+        window_->prompts().checkpoint_path = [&] { return kept; };
+        window_->resume_checkpoint_action()->trigger();
+        QVERIFY(controller_->running());
+        QVERIFY(window_->document()->file().empty());  // the checkpoint's project, not saved as a file yet
+        const session::RunRecord resumed = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(resumed.receipt.outcome), QString("finished"));
+        QCOMPARE(QString::fromStdString(resumed.receipt.name), QString("Run 1 (continued from kept-checkpoint.h5)"));
+        QCOMPARE(resumed.receipt.epochs_completed, 6);
+        QVERIFY(resumed.history.batches.front().position >= 3.0);
+        window_->document()->undo_stack()->setClean();  // the test leaves the opened project unsaved
+    }
+
     void trainLocksTheNetworkFillsTheCurvesAndKeepsTheRunBesideTheProject() {
         open(test::two_class_folder_project(images()));
         QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);

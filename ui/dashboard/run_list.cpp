@@ -144,7 +144,7 @@ RunList::RunList(QWidget* parent) : QWidget(parent) {
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(tree_->viewport()->mapToGlobal(position));
     });
-    connect(export_, &QPushButton::clicked, this, &RunList::export_selected);
+    connect(export_, &QPushButton::clicked, this, [this] { export_weights_asking(selected_run()); });
     connect(delete_, &QPushButton::clicked, this, &RunList::delete_selected);
     // Only while the list itself has the focus: Delete in the name editor edits the name.
     auto* delete_key = new QShortcut(QKeySequence(QKeySequence::Delete), tree_);
@@ -384,19 +384,13 @@ QMenu* RunList::context_menu(const QString& id) {
     menu->addSeparator();
     QAction* export_action = menu->addAction(tr("Export weights…"));
     export_action->setEnabled(has_weights(*record));
-    connect(export_action, &QAction::triggered, this, [this, id] {
-        select_run(id);
-        export_selected();
-    });
+    connect(export_action, &QAction::triggered, this, [this, id] { export_weights_asking(id); });
     for (const auto& [kind, text] : {std::pair{ScriptKind::pytorch, tr("Export for PyTorch…")},
                                      std::pair{ScriptKind::keras, tr("Export for Keras…")}}) {
         QAction* script_action = menu->addAction(text);
         script_action->setObjectName(kind == ScriptKind::pytorch ? "exportPyTorchAction" : "exportKerasAction");
         script_action->setEnabled(has_weights(*record));
-        connect(script_action, &QAction::triggered, this, [this, id, kind = kind] {
-            select_run(id);
-            export_selected_script(kind);
-        });
+        connect(script_action, &QAction::triggered, this, [this, id, kind = kind] { export_script_asking(id, kind); });
     }
     QAction* show_action = menu->addAction(tr("Show in folder"));
     const QUrl url = QUrl::fromLocalFile(path_text(record->folder));
@@ -493,8 +487,15 @@ void RunList::item_changed(QTreeWidgetItem* item, int column) {
     emit tickedRunsChanged(ticked_runs());
 }
 
-void RunList::export_selected() {
-    const QString id = selected_run();
+QString RunList::run_to_export() const {
+    const QString selected = selected_run();
+    if (const session::RunRecord* record = run(selected); record && has_weights(*record)) return selected;
+    for (auto it = runs_.rbegin(); it != runs_.rend(); ++it)
+        if (has_weights(*it)) return QString::fromStdString(it->id());
+    return {};
+}
+
+void RunList::export_weights_asking(const QString& id) {
     const session::RunRecord* record = run(id);
     if (!record) return;
     const std::filesystem::path beside_project = folder_.has_parent_path() ? folder_.parent_path() : folder_;
@@ -505,8 +506,7 @@ void RunList::export_selected() {
     export_weights(id, destination, &error);
 }
 
-void RunList::export_selected_script(ScriptKind kind) {
-    const QString id = selected_run();
+void RunList::export_script_asking(const QString& id, ScriptKind kind) {
     const session::RunRecord* record = run(id);
     if (!record) return;
     const std::filesystem::path beside_project = folder_.has_parent_path() ? folder_.parent_path() : folder_;

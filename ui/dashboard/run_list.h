@@ -80,6 +80,11 @@ public:
     bool export_script(const QString& id, ScriptKind kind, const QString& script, QString* error);
     // The run kept a checkpoint (checkpoint.h5 in its folder): training can go on from it.
     bool can_continue(const QString& id) const;
+    // What File > Export acts on: the selected run, else the newest with weights; empty: none.
+    QString run_to_export() const;
+    // Asks where (ask_export_path, ask_script_path), then exports as above.
+    void export_weights_asking(const QString& id);
+    void export_script_asking(const QString& id, ScriptKind kind);
 
     QString selected_run() const;  // empty when none
     void select_run(const QString& id);
@@ -113,8 +118,6 @@ private:
     void append_row(const session::RunRecord& record, bool ticked);
     void fill_row(QTreeWidgetItem* item, const session::RunRecord& record);
     void item_changed(QTreeWidgetItem* item, int column);
-    void export_selected();
-    void export_selected_script(ScriptKind kind);
     bool write_whole(const QString& destination, const QByteArray& bytes, QString* error);
     void delete_selected();
     void update_buttons();

@@ -26,6 +26,8 @@
 #include <algorithm>
 
 #include "engine/session/saved_weights.h"
+#include "ui/dashboard/run_list.h"
+#include "ui/dashboard/training_dashboard.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
 #include "ui/devices/device_panel.h"
@@ -234,6 +236,36 @@ void MainWindow::create_menus() {
     save_as_->setObjectName("saveAsAction");
     save_as_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();
+    // The trained network in the formats other tools read: the run list's selected run, else the
+    // newest run with weights.
+    export_menu_ = file->addMenu(tr("&Export"));
+    export_menu_->setObjectName("exportMenu");
+    const auto add_export = [this](const QString& text, const char* name, auto action) {
+        QAction* item = export_menu_->addAction(text);
+        item->setObjectName(name);
+        connect(item, &QAction::triggered, this, [this, action] {
+            if (const QString id = dashboard_->run_list()->run_to_export(); !id.isEmpty()) action(id);
+        });
+    };
+    add_export(tr("&Weights (Keras HDF5)…"), "exportWeightsAction",
+               [this](const QString& id) { dashboard_->run_list()->export_weights_asking(id); });
+    add_export(tr("&PyTorch Script…"), "exportPyTorchScriptAction", [this](const QString& id) {
+        dashboard_->run_list()->export_script_asking(id, RunList::ScriptKind::pytorch);
+    });
+    add_export(tr("&Keras Script…"), "exportKerasScriptAction", [this](const QString& id) {
+        dashboard_->run_list()->export_script_asking(id, RunList::ScriptKind::keras);
+    });
+    connect(export_menu_, &QMenu::aboutToShow, this, [this] {
+        const bool any = !dashboard_->run_list()->run_to_export().isEmpty();
+        for (QAction* action : export_menu_->actions()) action->setEnabled(any);
+    });
+    resume_checkpoint_ = file->addAction(tr("&Resume Training from Checkpoint…"), this, [this] {
+        if (!may_discard_changes()) return;
+        const QString path = prompts_.checkpoint_path();
+        if (!path.isEmpty()) resume_from_checkpoint(path);
+    });
+    resume_checkpoint_->setObjectName("resumeCheckpointAction");
+    file->addSeparator();
     quit_ = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit_->setObjectName("quitAction");
     quit_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -420,6 +452,11 @@ bool MainWindow::new_project(const QString& template_name) {
     }
     recovery_->discard();
     return true;
+}
+
+bool MainWindow::resume_from_checkpoint(const QString& path) {
+    if (!load_file(path)) return false;
+    return resume_training && resume_training(to_path(QFileInfo(path).absoluteFilePath()));
 }
 
 bool MainWindow::open_project(const QString& path) {

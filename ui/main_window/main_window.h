@@ -89,6 +89,9 @@ public:
     // Asked before the project is replaced or the window closes: false keeps things as they are.
     // The training controller sets it, to stop a run first (with the learner's consent).
     std::function<bool()> run_guard;
+    // File > Resume Training from Checkpoint…: the training controller starts the run (the window
+    // has opened the checkpoint's project first). False: it did not start.
+    std::function<bool(const std::filesystem::path& checkpoint)> resume_training;
     // The Training tab, shown when a run starts.
     void show_dashboard();
 
@@ -98,6 +101,10 @@ public:
     QMenu* recent_menu() const { return recent_menu_; }
     QAction* save_action() const { return save_; }
     QAction* save_as_action() const { return save_as_; }
+    QMenu* export_menu() const { return export_menu_; }  // Weights…, PyTorch Script…, Keras Script…
+    QAction* resume_checkpoint_action() const { return resume_checkpoint_; }
+    // Opens a checkpoint's project and asks resume_training to go on from it.
+    bool resume_from_checkpoint(const QString& path);
     QAction* quit_action() const { return quit_; }
     // Edit: Undo and Redo are the undo stack's; the rest act on the canvas. The canvas
     // actions (Edit's and View's zoom and Fit) are added to the Network tab's page with
@@ -201,6 +208,8 @@ private:
     QAction* open_ = nullptr;
     QMenu* recent_menu_ = nullptr;
     QAction* save_ = nullptr;
+    QMenu* export_menu_ = nullptr;
+    QAction* resume_checkpoint_ = nullptr;
     QAction* save_as_ = nullptr;
     QAction* quit_ = nullptr;
     QAction* undo_ = nullptr;

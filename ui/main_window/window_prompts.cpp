@@ -49,6 +49,11 @@ WindowPrompts dialog_prompts(QWidget* parent) {
             QObject::tr("Projects, weights and checkpoints (*.json *.h5);;Projects (*.json);;Weights and "
                         "checkpoints (*.h5)"));
     };
+    prompts.checkpoint_path = [parent] {
+        return QFileDialog::getOpenFileName(parent, QObject::tr("Resume training from a checkpoint"),
+                                            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
+                                            QObject::tr("Checkpoints (*.h5)"));
+    };
     prompts.save_path = [parent](const QString& suggested) {
         QFileDialog dialog(parent, QObject::tr("Save project as"), suggested, filter());
         dialog.setAcceptMode(QFileDialog::AcceptSave);

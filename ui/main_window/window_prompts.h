@@ -26,6 +26,8 @@ struct WindowPrompts {
     std::function<QString()> open_path;
     // Where to save, starting from `suggested`, or empty when cancelled.
     std::function<QString(const QString& suggested)> save_path;
+    // A checkpoint to resume training from, or empty when cancelled.
+    std::function<QString()> checkpoint_path;
 };
 
 // Message boxes and file dialogs over `parent`.
