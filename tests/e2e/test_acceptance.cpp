@@ -14,6 +14,7 @@
 #include "datasets/catalogue.h"
 #include "datasets/idx_reader.h"
 #include "tests/cli/cli.h"
+#include "tests/cli/probabilities.h"
 #include "tests/support/image_writer.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -27,32 +28,6 @@ std::string first_match(const std::string& text, const std::string& pattern) {
     std::smatch match;
     REQUIRE(std::regex_search(text, match, std::regex(pattern)));
     return match[1];
-}
-
-// Every image's probabilities from JSON lines {"file": ..., "probabilities": [...]}.
-std::map<std::string, std::vector<double>> probabilities_of(const std::string& output) {
-    std::map<std::string, std::vector<double>> by_file;
-    std::istringstream lines(output);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.empty()) continue;
-        const nlohmann::json json = nlohmann::json::parse(line);
-        by_file[json.at("file").get<std::string>()] = json.at("probabilities").get<std::vector<double>>();
-    }
-    return by_file;
-}
-
-// The largest difference between two programs' probabilities for the same images; every image and
-// class must be there in both.
-double largest_difference(const std::map<std::string, std::vector<double>>& ours,
-                          const std::map<std::string, std::vector<double>>& theirs) {
-    REQUIRE(ours.size() == theirs.size());
-    double largest = 0;
-    for (const auto& [file, row] : ours) {
-        REQUIRE(theirs.count(file) == 1);
-        REQUIRE(theirs.at(file).size() == row.size());
-        for (std::size_t c = 0; c < row.size(); ++c) largest = std::max(largest, std::abs(row[c] - theirs.at(file)[c]));
-    }
-    return largest;
 }
 
 // Issue 22's independent check: the weights file read with h5py (not our code) and the forward pass
