@@ -138,7 +138,7 @@ std::string file_image(const std::filesystem::path& file, const WeightsFile& con
     write_or_throw(file, hdf5_file.valid(), "the file (HDF5 could not create it in memory)");
     write_layers(file, hdf5_file.get(), contents);
     write_or_throw(file, H5Fflush(hdf5_file.get(), H5F_SCOPE_GLOBAL) >= 0, "the file (HDF5 could not finish it)");
-    const ssize_t size = H5Fget_file_image(hdf5_file.get(), nullptr, 0);
+    const auto size = H5Fget_file_image(hdf5_file.get(), nullptr, 0);  // ssize_t, which MSVC lacks by name
     write_or_throw(file, size > 0, "the file (HDF5 gave no image of it)");
     std::string bytes(static_cast<std::size_t>(size), '\0');
     write_or_throw(file, H5Fget_file_image(hdf5_file.get(), bytes.data(), bytes.size()) == size,
