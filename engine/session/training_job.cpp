@@ -424,6 +424,7 @@ void TrainingJob::State::work() {
     if (resumed) {
         run.resume_at = resumed->position;
         run.resume_optimizer_state = std::move(resumed->optimizer_state);
+        run.resume_file = setup.resume_from;
     }
     run.checkpoint = setup.checkpoint;
     run.card.project = name;

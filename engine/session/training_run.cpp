@@ -231,10 +231,10 @@ void TrainingRun::write_checkpoint(model::Network& network, const CheckpointPosi
 
 void TrainingRun::restore_optimizer_state(model::Network& network) {
     const std::vector<model::ParameterView> views = network.optimizer_state();
-    const auto problem = [](const std::string& text) {
-        std::string message = "the checkpoint's optimiser state ";
+    const auto problem = [this](const std::string& text) {
+        std::string message = "its optimiser state ";
         message += text;
-        return io::WeightsFileError("the checkpoint", message);
+        return io::WeightsFileError(resume_file, message);
     };
     if (views.size() != resume_optimizer_state.size())
         throw problem("has " + std::to_string(resume_optimizer_state.size()) +

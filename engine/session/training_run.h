@@ -34,6 +34,7 @@ struct TrainingRun {
     // Resuming: where the run goes on from (nothing: from the start) and the optimiser's state.
     std::optional<CheckpointPosition> resume_at{};
     std::vector<io::NamedArray> resume_optimizer_state{};
+    std::filesystem::path resume_file{};  // the checkpoint, named in a message about its state
     // Written after every epoch and when the run stops (empty: none), carrying `card`.
     std::filesystem::path checkpoint{};
     ModelCard card{};

@@ -4,6 +4,8 @@
 // and augmentation (optimiser state, step count, batch order and random streams all matter).
 // The tolerance is zero: one device runs the same kernels on the same inputs in the same order, so
 // every float must come out the same; any difference means the resumed run is not the same run.
+// Also the refusals: a weights file that is no checkpoint, a finished run, and an optimiser state
+// whose shapes do not fit the network (named with both shapes).
 #include <catch2/catch.hpp>
 #include <condition_variable>
 #include <future>
@@ -77,6 +79,23 @@ Ended run_job(JobSetup setup, std::size_t stop_after = 0) {
     REQUIRE(job.wait_for(std::chrono::minutes(1)));
     if (ended.failure) FAIL(ended.failure->message);
     return ended;
+}
+
+// Resumes from `checkpoint` (for `epochs` in all, if given) expecting the job to fail, and gives the failure.
+JobFailure resume_failure(const std::filesystem::path& checkpoint, std::optional<int> epochs = std::nullopt) {
+    JobSetup again;
+    again.resume_from = checkpoint;
+    again.epochs = epochs;
+    again.data = test::two_class_data();
+    std::promise<JobFailure> failed;
+    JobEvents events;
+    events.failed = [&](const JobFailure& failure) { failed.set_value(failure); };
+    events.finished = [&](const JobResult&) { failed.set_value(JobFailure{}); };
+    TrainingJob job(std::move(again), std::move(events));
+    auto future = failed.get_future();
+    REQUIRE(future.wait_for(std::chrono::minutes(2)) == std::future_status::ready);
+    REQUIRE(job.wait_for(std::chrono::minutes(1)));
+    return future.get();
 }
 
 double largest_difference(const std::vector<io::NamedArray>& a, const std::vector<io::NamedArray>& b) {
@@ -164,19 +183,35 @@ TEST_CASE("a weights file is not a checkpoint, and a finished checkpoint has not
     REQUIRE(as_weights.project);
     CHECK(as_weights.project->name == "halves");
 
-    JobSetup again;
-    again.resume_from = first.checkpoint;
-    again.data = test::two_class_data();
-    std::promise<JobFailure> failed;
-    JobEvents events;
-    events.failed = [&](const JobFailure& failure) { failed.set_value(failure); };
-    events.finished = [&](const JobResult&) { failed.set_value(JobFailure{}); };
-    TrainingJob job(std::move(again), std::move(events));
-    auto future = failed.get_future();
-    REQUIRE(future.wait_for(std::chrono::minutes(2)) == std::future_status::ready);
-    const JobFailure failure = future.get();
+    const JobFailure failure = resume_failure(first.checkpoint);
     CHECK(failure.kind == FailureKind::file);
     CHECK(failure.message == first.checkpoint.string() +
                                  ": has already trained 2 of 2 epochs: nothing is left to train; ask for more epochs "
                                  "(backprop resume --epochs N) to train further");
+}
+
+TEST_CASE("an optimiser state that does not fit the network names the array and both shapes", "[checkpoint]") {
+    test::TempDir dir("checkpoint-damaged");
+    JobSetup first;
+    first.project = project_with(train::OptimizerKind::sgd);
+    first.epochs = 1;
+    first.checkpoint = dir.path() / "run.h5";
+    run_job(first);
+
+    // The same number of values in a transposed shape: only the shape check can see it.
+    io::WeightsFile contents = io::read_weights_file(first.checkpoint);
+    REQUIRE(contents.is_checkpoint());
+    io::NamedArray& state = contents.checkpoint_arrays.front();
+    REQUIRE(state.dims.size() == 2);
+    REQUIRE(state.dims[0] != state.dims[1]);
+    const std::vector<int> right = state.dims;
+    std::swap(state.dims[0], state.dims[1]);
+    const std::filesystem::path damaged = dir.path() / "damaged.h5";
+    io::save_weights_file(damaged, contents);
+
+    const JobFailure failure = resume_failure(damaged, 2);
+    CHECK(failure.kind == FailureKind::file);
+    CHECK(failure.message == damaged.string() + ": its optimiser state holds '" + state.name + "' (" +
+                                 io::dims_text(state.dims) + ") where the network has '" + state.name + "' (" +
+                                 io::dims_text(right) + ")");
 }
