@@ -21,6 +21,8 @@ packages=(
   libstb-dev                                         # PNG/JPEG decoding for image folders
   dataset-fashion-mnist                              # the default dataset, offline
   python3-h5py python3-numpy python3-pil python3-torch  # tests: exported weights and scripts, read independently
+  xvfb xauth x11-utils desktop-file-utils appstream  # tests: the installed .deb, its studio window and metadata
+  g++-mingw-w64-x86-64-posix                         # tests: the engine and CLI compile for Windows
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -6,6 +6,7 @@
 
 #include "app/cli/commands.h"
 #include "engine/device/device_description.h"
+#include "engine/session/build_info.h"
 
 namespace {
 
@@ -28,6 +29,13 @@ const char* const main_help =
     "\n"
     "Run 'backprop COMMAND --help' for a command's options.\n"
     "Environment: BACKPROP_DEVICE picks a device like --device; BACKPROP_CACHE_DIR moves the cache.\n";
+
+// The command line uses no Qt; what users report is the Qt of the studio installed beside it.
+#ifdef BACKPROP_STUDIO_QT_VERSION
+const std::string studio_qt = BACKPROP_STUDIO_QT_VERSION " (the studio's)";
+#else
+const std::string studio_qt = "none (built without the studio)";
+#endif
 
 struct Command {
     const char* name;
@@ -58,7 +66,7 @@ int main(int argc, char** argv) {
         return words.empty() ? exit_usage : exit_ok;
     }
     if (words[0] == "--version") {
-        std::cout << "backprop " << BACKPROP_VERSION << "\n";
+        std::cout << bps::session::build_info_text(bps::session::build_info(studio_qt));
         return exit_ok;
     }
     const Command* command = nullptr;

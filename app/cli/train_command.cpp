@@ -19,7 +19,7 @@ namespace bps::cli {
 
 const char* const train_help =
     "usage: backprop train PROJECT [--epochs N] [--batch B] [--lr X] [--seed S] [--device INDEX|NAME]\n"
-    "                      [--save-weights FILE] [--checkpoint FILE]\n"
+    "                      [--batches N] [--save-weights FILE] [--checkpoint FILE]\n"
     "\n"
     "Trains the project's network on its dataset and prints one line per epoch (with the validation\n"
     "figures) and the test accuracy at the end. PROJECT is a project file or a shipped example: mlp,\n"
@@ -29,6 +29,7 @@ const char* const train_help =
     "  --lr X                the optimiser's (base) learning rate\n"
     "  --seed S              initial weights, validation split, shuffling and augmentation\n"
     "  --device INDEX|NAME   an OpenCL device as 'backprop devices' lists them (default: the best)\n"
+    "  --batches N           stop after N training steps, then test as at the end (a quick check)\n"
     "  --save-weights FILE   write the trained weights to FILE (HDF5) when training ends\n"
     "  --checkpoint FILE     write a checkpoint after every epoch and when stopped; 'backprop resume FILE'\n"
     "                        goes on from it\n"
@@ -62,6 +63,7 @@ int run_train(Arguments& arguments) {
     const std::optional<double> rate = arguments.take_positive_number("--lr");
     const std::optional<std::uint64_t> seed = arguments.take_unsigned("--seed");
     const std::optional<std::string> device_flag = arguments.take_option("--device");
+    const std::optional<int> batch_limit = arguments.take_whole_number("--batches");
     const std::optional<std::string> weights_file = arguments.take_option("--save-weights");
     const std::optional<std::string> checkpoint_file = arguments.take_option("--checkpoint");
     arguments.expect_nothing_left();
@@ -71,6 +73,7 @@ int run_train(Arguments& arguments) {
     setup.batch_size = batch;
     if (rate) setup.learning_rate = static_cast<float>(*rate);
     setup.seed = seed;
+    if (batch_limit) setup.batch_limit = static_cast<std::size_t>(*batch_limit);
     if (weights_file) setup.save_weights = *weights_file;
     if (checkpoint_file) setup.checkpoint = *checkpoint_file;
     return run_training(std::move(setup));
@@ -130,6 +133,9 @@ int run_training(session::JobSetup setup) {
     if (result.stopped)
         std::cout << "stopped after "
                   << session::format_count(static_cast<std::size_t>(result.epochs_completed), "whole epoch") << "\n";
+    if (result.batch_limit_reached)
+        std::cout << "stopped after " << result.batches_trained << (result.batches_trained == 1 ? " batch" : " batches")
+                  << " (--batches)\n";
     if (result.test)
         std::cout << "test accuracy " << std::fixed << std::setprecision(4) << result.test->accuracy << ", loss "
                   << result.test->loss << " (" << session::format_thousands(result.test->samples) << " images)\n";

@@ -1,6 +1,7 @@
 // backprop-studio [FILE]: the Qt window. Discovery runs in the engine; the ui only shows the result.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QPalette>
 #include <QStandardPaths>
 #include <QStyle>
@@ -12,6 +13,7 @@
 #include "app/gui/startup_warning.h"
 #include "app/gui/training_controller.h"
 #include "engine/device/device_description.h"
+#include "engine/session/build_info.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
 #include "ui/main_window/main_window.h"
@@ -49,6 +51,13 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("Backprop Studio");
     QApplication::setOrganizationName("Backprop Studio");
+    QApplication::setApplicationVersion(QString::fromStdString(bps::session::program_version()));
+    // The desktop entry's name, so that Wayland shells match the window to its entry and icon.
+    QGuiApplication::setDesktopFileName("io.github.backpropstudio.BackpropStudio");
+    QIcon icon;
+    for (const int size : {32, 48, 64, 128, 256})
+        icon.addFile(QString(":/icons/io.github.backpropstudio.BackpropStudio-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
 #if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
     follow_color_scheme(QGuiApplication::styleHints()->colorScheme());
     QObject::connect(QGuiApplication::styleHints(), &QStyleHints::colorSchemeChanged, &app, &follow_color_scheme);
@@ -57,6 +66,7 @@ int main(int argc, char** argv) {
     QCommandLineParser arguments;
     arguments.setApplicationDescription("Backprop Studio: build a network, pick a dataset and train it.");
     arguments.addHelpOption();
+    arguments.addVersionOption();
     arguments.addPositionalArgument("file", "A project file (.json) to open.", "[file]");
     arguments.process(app);
     const QStringList files = arguments.positionalArguments();

@@ -1,8 +1,11 @@
 #include "app/gui/startup_facts.h"
 
+#include <QtGlobal>
+
 #include "datasets/catalogue.h"
 #include "datasets/data_location.h"
 #include "engine/device/device_description.h"
+#include "engine/session/build_info.h"
 
 namespace bps::app {
 
@@ -25,6 +28,7 @@ StartupFacts gather_startup_facts(std::string& warning) {
         }
     }
     if (!facts.device_problem.empty()) warning = facts.device_problem;
+    facts.about_text = session::build_info_text(session::build_info(qVersion()));
     facts.dataset_catalogue = datasets::catalogue();
     facts.data_root = datasets::user_data_root();
     // The default dataset: from Debian's package or the user's data folder.

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "app/gui/training_runner.h"
+#include "engine/session/build_info.h"
 #include "engine/session/checkpoint.h"
 #include "engine/session/number_text.h"
 #include "ui/dashboard/run_list.h"
@@ -16,10 +17,6 @@
 #include "ui/dashboard/training_dashboard.h"
 #include "ui/editor/network_document.h"
 #include "ui/main_window/main_window.h"
-
-#ifndef BACKPROP_VERSION
-#define BACKPROP_VERSION "unknown"
-#endif
 
 namespace bps::app {
 
@@ -210,7 +207,7 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
         receipt.name += ")";
     }
     receipt.started_at = started_at.toStdString();
-    receipt.app_version = BACKPROP_VERSION;
+    receipt.app_version = session::program_version();
     receipt.project_name = project.name.empty() ? document->file().stem().string() : project.name;
     receipt.training = project.training;
     if (continuation) receipt.training.epochs = continuation->epochs;

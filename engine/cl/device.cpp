@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/cl/error.h"
+#include "engine/cl/opencl_loader.h"
 
 namespace bps::cl {
 
@@ -79,6 +80,9 @@ DeviceInfo describe(cl_platform_id platform, cl_device_id device) {
 }  // namespace
 
 std::vector<DeviceInfo> discover_devices() {
+    // Without the loader (a delay-loaded OpenCL.dll that is absent) the first call would end the
+    // process; no loader is no device, which the callers explain.
+    if (!missing_opencl_loader().empty()) return {};
     cl_uint platform_count = 0;
     const cl_int status = clGetPlatformIDs(0, nullptr, &platform_count);
     if (status == platform_not_found_khr || (status == CL_SUCCESS && platform_count == 0)) return {};

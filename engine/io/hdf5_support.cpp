@@ -2,10 +2,17 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 
 namespace bps::io::hdf5 {
 
 const char* const damaged = "the file is damaged or incomplete (was a save or a copy cut short?)";
+
+std::string library_version() {
+    unsigned major = 0, minor = 0, release = 0;
+    if (H5get_libversion(&major, &minor, &release) < 0) return "unknown";
+    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
+}
 
 std::mutex& lock() {
     static std::mutex lock;

@@ -79,6 +79,9 @@ NamedArray read_floats(const std::filesystem::path& file, hid_t object, const st
 // "float64", "int32", "text": a dataset's type as messages show it.
 std::string type_text(hid_t type);
 
+// "1.10.8": the HDF5 library this process loaded.
+std::string library_version();
+
 extern const char* const damaged;  // "the file is damaged or incomplete (...)"
 
 }  // namespace bps::io::hdf5

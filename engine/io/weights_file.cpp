@@ -93,7 +93,9 @@ void write_layers(const std::filesystem::path& file, hid_t root, const WeightsFi
                        hdf5::write_strings(root, "format", {kFormatName}, true) &&
                        hdf5::write_int(root, "format_version", kFormatVersion) &&
                        hdf5::write_strings(root, "model_card", {contents.model_card}, true) &&
-                       hdf5::write_strings(root, "project", {contents.project}, true),
+                       hdf5::write_strings(root, "project", {contents.project}, true) &&
+                       (contents.program_version.empty() ||
+                        hdf5::write_strings(root, "backprop_version", {contents.program_version}, true)),
                    "the file's attributes");
     for (const KerasLayer& layer : contents.layers) {
         Handle group(H5Gcreate2(root, layer.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
@@ -272,9 +274,11 @@ WeightsFile read_weights_file(const std::filesystem::path& file) {
             throw WeightsFileError(file, std::string("has no valid weights format version: ") + hdf5::damaged);
         }
         if (*version > kFormatVersion) {
-            throw WeightsFileError(file, "was written by a newer Backprop Studio (weights format " +
-                                             std::to_string(*version) + "); this version reads formats 1 to " +
-                                             std::to_string(kFormatVersion));
+            const std::optional<std::string> writer = hdf5::read_string(root, "backprop_version");
+            std::string problem = writer ? "was written by Backprop Studio " + *writer + ", a newer version"
+                                         : std::string("was written by a newer Backprop Studio");
+            problem += " (weights format " + std::to_string(*version) + "); this version reads formats 1 to ";
+            throw WeightsFileError(file, problem + std::to_string(kFormatVersion));
         }
         if (*version == 1) {
             contents.layout = WeightsFile::Layout::format1;
@@ -285,6 +289,7 @@ WeightsFile read_weights_file(const std::filesystem::path& file) {
         contents.layers = read_keras_layers(file, root);
         contents.model_card = hdf5::read_string(root, "model_card").value_or("");
         contents.project = hdf5::read_string(root, "project").value_or("");
+        contents.program_version = hdf5::read_string(root, "backprop_version").value_or("");
         read_checkpoint_group(file, root, contents);
         return contents;
     }

@@ -55,6 +55,9 @@ struct WeightsFile {
     bool written_by_us = true;               // false: a Keras-layout file from another program
     std::string model_card;                  // JSON; empty when the file has none
     std::string project;                     // the project file's JSON; empty when the file has none
+    // The Backprop Studio that wrote it, session::program_version() ("0.1.0 (git a1b2c3d4e5)");
+    // empty when not known (older files, other programs). Stored as the attribute backprop_version.
+    std::string program_version;
     // A checkpoint's training state (session/checkpoint.h gives it meaning); both empty in a
     // weights file.
     std::string checkpoint_state;               // JSON

@@ -32,4 +32,9 @@ void gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float a
                                  clblast_status(status));
 }
 
+std::string clblast_version() {
+    return std::to_string(CLBLAST_VERSION_MAJOR) + "." + std::to_string(CLBLAST_VERSION_MINOR) + "." +
+           std::to_string(CLBLAST_VERSION_PATCH);
+}
+
 }  // namespace bps::ops

@@ -3,6 +3,7 @@
 // op(A) m x k, op(B) k x n and C m x n. Tensors give the buffers and element offsets; the
 // leading dimensions are the row lengths of A, B and C as stored.
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 #include "engine/ops/runtime.h"
@@ -18,5 +19,8 @@ struct GemmOperand {
 // `what` (e.g. "Dense 'fc1' forward") names the caller in errors.
 void gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float alpha, GemmOperand a, GemmOperand b,
           float beta, const Tensor& c, std::size_t ldc, std::string_view what);
+
+// "1.5.3": the CLBlast this program was built against (CLBlast has no run-time query).
+std::string clblast_version();
 
 }  // namespace bps::ops

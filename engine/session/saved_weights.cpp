@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/io/keras_layout.h"
+#include "engine/session/build_info.h"
 #include "engine/model/graph_analysis.h"
 
 namespace bps::session {
@@ -74,6 +75,7 @@ io::WeightsFile trained_weights_file(const project::Project& project, const Mode
     contents.layers = io::to_keras_layout(analysis_for(project, card.shape), arrays, file);
     contents.model_card = model_card_json(card);
     contents.project = project::project_to_json(project);
+    contents.program_version = program_version();
     return contents;
 }
 

@@ -427,6 +427,7 @@ void TrainingJob::State::work() {
         run.resume_file = setup.resume_from;
     }
     run.checkpoint = setup.checkpoint;
+    run.batch_limit = setup.batch_limit;
     run.card.project = name;
     run.card.shape = data->train.shape;
     run.card.class_names = data->train.class_names;

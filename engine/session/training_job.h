@@ -58,6 +58,9 @@ struct JobSetup {
     std::optional<int> batch_size;
     std::optional<float> learning_rate;
     std::optional<std::uint64_t> seed;
+    // train: stop after this many training steps, then evaluate as at the end (a quick check
+    // that training works, such as an installer's smoke test). Nothing: train every epoch.
+    std::optional<std::size_t> batch_limit;
     // train: weights to start from (optional); evaluate and predict: the weights to use (required).
     std::filesystem::path weights;
     // train: where the weights and their model card are saved when training ends, also after a
@@ -121,6 +124,8 @@ struct JobResult {
     bool training_began = false;          // false when it stopped while preparing: nothing was trained or saved
     std::string diverged;                 // the loss became NaN or infinite (the advice); its weights are not saved
     int epochs_completed = 0;             // whole epochs
+    std::size_t batches_trained = 0;      // train: steps taken by this run (not those of a resumed one)
+    bool batch_limit_reached = false;     // train: JobSetup::batch_limit ended it (not a stop)
     std::optional<Evaluation> test;       // train: the test split after the last epoch; evaluate: the result
     bool whole_folder = false;            // evaluate: an image folder has no test split, all its images were used
     std::vector<Prediction> predictions;  // predict, in the order of JobSetup::images

@@ -129,7 +129,7 @@ void TrainingRun::run_epochs(model::Network& network, JobResult& result) {
     stage(Stage::running);
     const float project_rate = settings.optimizer.learning_rate;
     const int first_epoch = resume_at ? resume_at->epoch : 0;
-    for (int epoch = first_epoch; epoch < settings.epochs && !result.stopped; ++epoch) {
+    for (int epoch = first_epoch; epoch < settings.epochs && !result.stopped && !result.batch_limit_reached; ++epoch) {
         // The order depends only on (seed, epoch): a run can be replayed exactly.
         datasets::BatchIterator batches(
             data.train,
@@ -169,12 +169,25 @@ void TrainingRun::run_epochs(model::Network& network, JobResult& result) {
                 train::learning_rate_at(settings.schedule, control.learning_rate(project_rate), progress);
             network.train_step(batch.images, batch.labels, rate);
             images += batch.count();
+            ++result.batches_trained;
+            result.batch_limit_reached = batch_limit && result.batches_trained >= *batch_limit;
 
             latest.report = BatchReport{epoch, settings.epochs, done, batch_count, 0, 0, 0, 0, 0, 0, rate};
             latest.report.epoch_seconds = seconds_since(epoch_start);
             latest.report.images_per_second = static_cast<double>(images) / std::max(latest.report.epoch_seconds, 1e-9);
             latest.samples = images;
             if (done == batch_count) break;  // the epoch's end reports below, with the epoch
+            if (result.batch_limit_reached) {
+                // Its last report, then the test evaluation as at the end; the checkpoint says
+                // where in the epoch to go on.
+                const model::Network::Totals totals = network.read_totals();
+                report_batch(completed(latest, totals.loss_sum, totals.correct, reported));
+                if (!checkpoint.empty())
+                    write_checkpoint(
+                        network, CheckpointPosition{epoch, done, network.updates(), control.learning_rate(project_rate)},
+                        result);
+                return;
+            }
             if (report_interval.count() == 0 || control.stepping()) {
                 // Every batch, or a single step of a paused run: worth waiting for.
                 const model::Network::Totals totals = network.read_totals();

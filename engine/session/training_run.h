@@ -38,6 +38,7 @@ struct TrainingRun {
     // Written after every epoch and when the run stops (empty: none), carrying `card`.
     std::filesystem::path checkpoint{};
     ModelCard card{};
+    std::optional<std::size_t> batch_limit{};  // JobSetup::batch_limit
 
     // Trains to the end or to a stop; fills the result's training fields and weights. When the
     // device fails part-way, the result keeps the weights it could still read back, and the

@@ -1,9 +1,13 @@
 // The main window under the offscreen platform, with the real devices (PoCL in CI).
+#include <QDir>
 #include <QLabel>
+#include <QMenu>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "app/gui/startup_facts.h"
+#include "engine/session/build_info.h"
 #include "ui/devices/device_list_model.h"
 #include "ui/devices/device_panel.h"
 #include "ui/main_window/main_window.h"
@@ -45,6 +49,35 @@ private slots:
         const auto* dataset = window.findChild<QLabel*>("datasetStatus");
         QVERIFY(dataset);
         QVERIFY(dataset->text().contains("Fashion-MNIST"));
+    }
+
+    // Help ▸ About: the version and revision, the Qt in use, the libraries and the kernel cache, in
+    // the dialog the learner copies from when reporting a problem.
+    void helpAboutShowsTheVersionTheLibrariesAndTheKernelCache() {
+        QTemporaryDir cache;
+        QVERIFY(cache.isValid());
+        qputenv("BACKPROP_CACHE_DIR", cache.path().toUtf8());
+        std::string warning;
+        bps::ui::StartupFacts facts = bps::app::gather_startup_facts(warning);
+        qunsetenv("BACKPROP_CACHE_DIR");
+        bps::ui::MainWindow window(std::move(facts));
+        QString shown;
+        window.prompts().about = [&shown](const QString& html) { shown = html; };
+
+        const auto* help = window.findChild<QMenu*>("helpMenu");
+        QVERIFY(help);
+        QVERIFY(help->actions().contains(window.about_action()));
+        window.about_action()->trigger();
+        QVERIFY2(shown.startsWith("<h3>Backprop Studio " +
+                                  QString::fromStdString(bps::session::program_version()).toHtmlEscaped() + "</h3>"),
+                 qPrintable(shown));
+        const auto row = [](const QString& name, const QString& value) {
+            return "<tr><td><b>" + name + "</b>&nbsp;&nbsp;</td><td>" + value.toHtmlEscaped() + "</td></tr>";
+        };
+        QVERIFY2(shown.contains(row("Qt", qVersion())), qPrintable(shown));
+        QVERIFY2(shown.contains(row("Kernel cache", QDir(cache.path()).filePath("kernels"))), qPrintable(shown));
+        for (const char* name : {"CLBlast", "HDF5", "OpenCL loader"})
+            QVERIFY2(shown.contains(QString("<tr><td><b>%1</b>").arg(name)), name);
     }
 
     void anUnknownBackpropDeviceFallsBackToTheDefaultWithAWarning() {

@@ -22,6 +22,7 @@
 #include "app/gui/training_controller.h"
 #include "app/gui/training_runner.h"
 #include "datasets/catalogue.h"
+#include "engine/session/build_info.h"
 #include "engine/session/run_record.h"
 #include "engine/session/saved_weights.h"
 #include "tests/ui/training_fixtures.h"
@@ -119,6 +120,10 @@ private slots:
         const session::RunRecord first = wait_for_end(ended);
         QCOMPARE(QString::fromStdString(first.receipt.outcome), QString("finished"));
         QVERIFY(std::filesystem::exists(first.folder / "checkpoint.h5"));
+        // The receipt and the weights name the version that trained them, as --version does.
+        QCOMPARE(QString::fromStdString(first.receipt.app_version), QString::fromStdString(session::program_version()));
+        QCOMPARE(QString::fromStdString(session::read_saved_weights(first.folder / "weights.h5").contents.program_version),
+                 QString::fromStdString(session::program_version()));
         const QString first_id = QString::fromStdString(first.id());
         QVERIFY(dashboard()->run_list()->can_continue(first_id));
 

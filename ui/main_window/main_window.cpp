@@ -73,7 +73,8 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
       device_panel_(new DevicePanel(facts.devices, facts.default_device, facts.device_problem, panels_)),
       dataset_panel_(new DatasetPanel(std::move(facts.dataset_catalogue), std::move(facts.data_root), panels_)),
       recovery_(new ProjectRecovery(document_, folder_or_default(facts.recovery_folder), this)),
-      prompts_(dialog_prompts(this)) {
+      prompts_(dialog_prompts(this)),
+      about_text_(QString::fromStdString(facts.about_text)) {
     setObjectName("mainWindow");
     setAcceptDrops(true);
     panels_->setObjectName("panels");
@@ -330,6 +331,28 @@ void MainWindow::create_menus() {
     dock_toggles_end_ = view_menu_->addSeparator();
     reset_layout_ = view_menu_->addAction(tr("Reset &Layout"), this, &MainWindow::reset_layout);
     reset_layout_->setObjectName("resetLayoutAction");
+
+    // Help
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName("helpMenu");
+    about_ = help->addAction(tr("&About Backprop Studio"), this, [this] { prompts_.about(about_html()); });
+    about_->setObjectName("aboutAction");
+    about_->setMenuRole(QAction::AboutRole);
+    QAction* about_qt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    about_qt->setMenuRole(QAction::AboutQtRole);
+}
+
+QString MainWindow::about_html() const {
+    QStringList lines = about_text_.split('\n', Qt::SkipEmptyParts);
+    QString html = "<h3>" + (lines.isEmpty() ? tr("Backprop Studio") : lines.takeFirst().toHtmlEscaped()) + "</h3>";
+    html += "<p>" + tr("Learn deep learning by doing it.") + "</p><table>";
+    for (const QString& line : lines) {
+        const qsizetype colon = line.indexOf(": ");
+        if (colon < 0) continue;
+        html += "<tr><td><b>" + line.left(colon).toHtmlEscaped() + "</b>&nbsp;&nbsp;</td><td>" +
+                line.mid(colon + 2).toHtmlEscaped() + "</td></tr>";
+    }
+    return html + "</table>";
 }
 
 // Room for the docks' contents: the docks alone would shrink to their smallest and leave the rest to

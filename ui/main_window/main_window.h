@@ -49,6 +49,9 @@ struct StartupFacts {
     std::size_t default_device = 0;
     std::string device_problem;  // empty when the devices were found
     std::string dataset_status;  // e.g. "Fashion-MNIST: /usr/share/datasets/fashion-mnist"
+    // For Help ▸ About: session::build_info_text, "Backprop Studio 0.1.0 (git ...)" then one
+    // "Name: value" line per library and the kernel cache.
+    std::string about_text;
     // The Datasets tab's rows, and the folder downloads go to.
     std::vector<datasets::CatalogueEntry> dataset_catalogue;
     std::filesystem::path data_root;
@@ -124,6 +127,9 @@ public:
     QAction* fit_action() const { return fit_; }
     QAction* tidy_action() const { return tidy_; }
     QAction* reset_layout_action() const { return reset_layout_; }
+    QAction* about_action() const { return about_; }
+    // What Help ▸ About shows: StartupFacts::about_text as a heading and a table.
+    QString about_html() const;
 
     // The File ▸ New ▸ Blank project: an input connected to a Dense output of 10 units.
     static project::Project blank_project();
@@ -226,6 +232,8 @@ private:
     QAction* fit_ = nullptr;
     QAction* tidy_ = nullptr;
     QAction* reset_layout_ = nullptr;
+    QAction* about_ = nullptr;
+    QString about_text_;
     QAction* dock_toggles_end_ = nullptr;  // the separator before Reset layout
 };
 

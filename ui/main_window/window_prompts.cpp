@@ -1,5 +1,6 @@
 #include "ui/main_window/window_prompts.h"
 
+#include <QApplication>
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QStandardPaths>
@@ -38,6 +39,13 @@ WindowPrompts dialog_prompts(QWidget* parent) {
     prompts.stop_run = [parent](const QString& question) {
         return QMessageBox::question(parent, QObject::tr("Stop the run?"), question,
                                      QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
+    };
+    prompts.about = [parent](const QString& html) {
+        QMessageBox box(QMessageBox::NoIcon, QObject::tr("About Backprop Studio"), html, QMessageBox::Ok, parent);
+        // A learner reporting a problem copies these lines.
+        box.setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+        box.setIconPixmap(QApplication::windowIcon().pixmap(64, 64));
+        box.exec();
     };
     prompts.error = [parent](const QString& message) {
         QMessageBox::warning(parent, QObject::tr("Backprop Studio"), message);

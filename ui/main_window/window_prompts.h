@@ -28,6 +28,8 @@ struct WindowPrompts {
     std::function<QString(const QString& suggested)> save_path;
     // A checkpoint to resume training from, or empty when cancelled.
     std::function<QString()> checkpoint_path;
+    // Help ▸ About: `html` holds the version, the libraries and the kernel cache's folder.
+    std::function<void(const QString& html)> about;
 };
 
 // Message boxes and file dialogs over `parent`.

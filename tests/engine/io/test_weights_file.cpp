@@ -56,6 +56,7 @@ WeightsFile sample_file(std::uint32_t seed = 1) {
         {"dense", {random_array("kernel", {16, 3}, seed + 6), random_array("bias", {3}, seed + 7)}},
     };
     contents.model_card = kCard;
+    contents.program_version = "0.4.1 (git 0123456789)";
     contents.project = "{\"format\": \"backprop-studio-project\"}";
     return contents;
 }
@@ -220,6 +221,7 @@ TEST_CASE("a weights file round trip keeps layers, weights, dims, values, order 
     const WeightsFile read = io::read_weights_file(file);
     CHECK(read.layout == WeightsFile::Layout::keras);
     CHECK(read.written_by_us);
+    CHECK(read.program_version == "0.4.1 (git 0123456789)");
     CHECK_FALSE(read.is_checkpoint());
     check_same(read, saved);
     CHECK(leftovers(folder.path(), file).empty());
@@ -470,6 +472,18 @@ TEST_CASE("files that are not readable weights get a message saying why", "[weig
         CHECK(read(file) == file.string() +
                                 ": was written by a newer Backprop Studio (weights format 3); this version reads "
                                 "formats 1 to 2");
+    }
+    SECTION("a newer format version that names the version that wrote it") {
+        const auto file = folder.path() / "newer-named.h5";
+        write_format1_file(file, true, 3, H5T_IEEE_F32LE);
+        {
+            H5Id hdf5{H5Fopen(file.string().c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose};
+            REQUIRE(hdf5.id >= 0);
+            write_variable_strings(hdf5, "backprop_version", {"0.9.0 (git fedcba9876)"}, true);
+        }
+        CHECK(read(file) == file.string() +
+                                ": was written by Backprop Studio 0.9.0 (git fedcba9876), a newer version (weights "
+                                "format 3); this version reads formats 1 to 2");
     }
     SECTION("a format-1 dataset that is not float32") {
         const auto file = folder.path() / "doubles.h5";
