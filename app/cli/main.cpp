@@ -27,7 +27,8 @@ const char* const main_help =
     "  resume    continue training from a checkpoint\n"
     "  export    write a PyTorch or Keras script that re-creates a trained network\n"
     "\n"
-    "Run 'backprop COMMAND --help' for a command's options.\n"
+    "Run 'backprop COMMAND --help' for a command's options, and 'backprop --version' for the version,\n"
+    "the libraries in use and the kernel cache's folder (include them when reporting a problem).\n"
     "Environment: BACKPROP_DEVICE picks a device like --device; BACKPROP_CACHE_DIR moves the cache.\n";
 
 // The command line uses no Qt; what users report is the Qt of the studio installed beside it.

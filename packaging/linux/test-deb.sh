@@ -48,7 +48,7 @@ trap cleanup EXIT
 # ---- build -------------------------------------------------------------------------------------
 step "building the .deb"
 "$cpack" -G DEB --config "$build/CPackConfig.cmake" -B "$work/package" > "$work/cpack.log" 2>&1 ||
-  { cat "$work/cpack.log"; fail "cpack -G DEB failed"; }
+  { cat "$work/cpack.log" "$work"/package/_CPack_Packages/*/DEB/PreinstallOutput.log 2>/dev/null; fail "cpack -G DEB failed"; }
 debs=("$work"/package/${package}_*.deb)
 [ -f "${debs[0]}" ] || fail "cpack made no ${package}_*.deb in $work/package"
 deb=${debs[0]}

@@ -45,7 +45,7 @@ std::string stored_version(const std::filesystem::path& file) {
 
 }  // namespace
 
-TEST_CASE("--version names the version, the git revision, the libraries and the kernel cache", "[cli][version]") {
+TEST_CASE("backprop --version names the version, the git revision, the libraries and the kernel cache", "[cli][version]") {
     TempDir dir("cli-version");
     ScopedEnvironment cache("BACKPROP_CACHE_DIR", dir.path().string());
     const ProcessResult result = run_command_stdout(backprop("--version"));
