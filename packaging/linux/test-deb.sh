@@ -120,14 +120,15 @@ step "backprop-studio under xvfb-run"
 # seconds later; every wait is bounded.
 cat > "$work/studio.sh" <<'STUDIO'
 set -u
-/usr/bin/backprop-studio > "$1/studio.log" 2>&1 &
+# On the X server, whatever platform the tests around it use (they run offscreen).
+QT_QPA_PLATFORM=xcb /usr/bin/backprop-studio > "$1/studio.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 240); do
   xwininfo -root -tree 2>/dev/null | grep -q "Backprop Studio" && break
   kill -0 "$pid" 2>/dev/null || { echo "backprop-studio exited before its window appeared"; exit 1; }
   sleep 0.5
 done
-xwininfo -root -tree | grep "Backprop Studio" | head -3 || { echo "no Backprop Studio window within 120 s"; kill "$pid"; exit 1; }
+if ! xwininfo -root -tree | grep "Backprop Studio"; then echo "no Backprop Studio window within 120 s"; kill "$pid"; exit 1; fi
 # tail --pid returns when the process ends: it must not end within 5 s (timeout's 124).
 timeout 5 tail --pid="$pid" -f /dev/null
 if [ $? -ne 124 ]; then echo "backprop-studio exited within 5 s of opening its window"; exit 1; fi
