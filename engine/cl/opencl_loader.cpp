@@ -32,7 +32,8 @@ std::string opencl_loader_description() {
         if (info(what, sizeof value - 1, value, nullptr) != CL_SUCCESS) return {};
         return value;
     };
-    std::string description = text(3).empty() ? std::string("OpenCL ICD loader") : text(3);
+    std::string description = text(3);
+    if (description.empty()) description = "OpenCL ICD loader";
     if (const std::string version = text(2); !version.empty()) description += " " + version;
     if (const std::string vendor = text(4); !vendor.empty()) description += " (" + vendor + ")";
     if (const std::string opencl = text(1); !opencl.empty()) description += ", " + opencl;
