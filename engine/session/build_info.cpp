@@ -15,12 +15,21 @@ const char* git_revision();  // generated at build time by cmake/git_revision.cm
 
 namespace bps::session {
 
-std::string program_version() {
-    std::string text = BACKPROP_VERSION;
+namespace {
+
+// "0.1.0 (git a1b2c3d4e5)": one spelling for --version's heading, receipts and weights files.
+std::string version_with_revision(const std::string& version, const std::string& revision) {
+    std::string text = version;
     text += " (git ";
-    text += version::git_revision();
+    text += revision;
     text += ")";
     return text;
+}
+
+}  // namespace
+
+std::string program_version() {
+    return version_with_revision(BACKPROP_VERSION, version::git_revision());
 }
 
 BuildInfo build_info(const std::string& qt) {
@@ -36,11 +45,7 @@ BuildInfo build_info(const std::string& qt) {
 }
 
 std::string build_info_text(const BuildInfo& info) {
-    std::string text = "Backprop Studio ";
-    text += info.version;
-    text += " (git ";
-    text += info.revision;
-    text += ")\n";
+    std::string text = "Backprop Studio " + version_with_revision(info.version, info.revision) + "\n";
     const auto line = [&text](const char* name, const std::string& value) {
         text += name;
         text += ": ";
