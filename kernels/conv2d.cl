@@ -43,7 +43,8 @@ __kernel void conv2d_to_cnhw(const int batch, const int channels, const int plan
     cnhw[cnhw_off + (c * batch + n) * plane + p] = dy[dy_off + i];
 }
 
-// dbias[c] = sum of row c of cnhw: one work-item per channel, so no atomics.
+// dbias[c] = sum of row c of cnhw: one work-item per channel, so no atomics (with the GEMM filter
+// gradient; the split reduction below computes the bias gradient itself).
 __kernel void conv2d_bias_gradient(const int channels, const int row_length,
                                    __global const float* cnhw, const int cnhw_off,
                                    __global float* dbias, const int dbias_off) {
@@ -52,6 +53,75 @@ __kernel void conv2d_bias_gradient(const int channels, const int row_length,
     float sum = 0.0f;
     for (int j = 0; j < row_length; ++j) sum += cnhw[cnhw_off + c * row_length + j];
     dbias[dbias_off + c] = sum;
+}
+
+// The filter and bias gradients as one split reduction over the long dimension P = batch * out_h *
+// out_w (a skinny product: few outputs, each a sum of tens of thousands of terms, which one
+// work-group per output tile would walk serially). With dy_cnhw[Cout][P] and col[K][P]:
+//   partial[s][m][n] = sum over p in chunk s of dy_cnhw[m][p] * col[n][p]   (n < K)
+//   partial[s][m][K] = sum over p in chunk s of dy_cnhw[m][p]               (the bias gradient)
+// Groups of 8x8 work-items each own a 32x32 output tile (4x4 values per work-item) of one chunk;
+// both operands stream through local memory 16 values of P at a time.
+#define FG_TILE 32
+#define FG_STEP 16
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void conv2d_filter_gradient_partial(const int filters, const int rows, const int length, const int chunk,
+                                    __global const float* dy, const int dy_off,
+                                    __global const float* col, const int col_off,
+                                    __global float* partial, const int partial_off) {
+    __local float dy_tile[FG_STEP][FG_TILE];
+    __local float col_tile[FG_STEP][FG_TILE];
+    const int tx = get_local_id(0), ty = get_local_id(1), item = ty * 8 + tx;
+    const int n0 = get_group_id(0) * FG_TILE, m0 = get_group_id(1) * FG_TILE, s = get_group_id(2);
+    const int begin = s * chunk, end = min(begin + chunk, length);
+    float acc[4][4];
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) acc[i][j] = 0.0f;
+    for (int p0 = begin; p0 < end; p0 += FG_STEP) {
+        // 32 rows x 16 values of each operand, 8 per work-item, P fastest for coalesced reads.
+        for (int e = item; e < FG_TILE * FG_STEP; e += 64) {
+            const int r = e / FG_STEP, k = e % FG_STEP, p = p0 + k;
+            const int m = m0 + r, n = n0 + r;
+            const bool in_p = p < end;
+            dy_tile[k][r] = in_p && m < filters ? dy[dy_off + m * length + p] : 0.0f;
+            col_tile[k][r] = !in_p || n > rows ? 0.0f : n == rows ? 1.0f : col[col_off + n * length + p];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < FG_STEP; ++k) {
+            float a[4], b[4];
+            for (int i = 0; i < 4; ++i) a[i] = dy_tile[k][ty + 8 * i];
+            for (int j = 0; j < 4; ++j) b[j] = col_tile[k][tx + 8 * j];
+            for (int i = 0; i < 4; ++i)
+                for (int j = 0; j < 4; ++j) acc[i][j] = mad(a[i], b[j], acc[i][j]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const int columns = rows + 1;
+    for (int i = 0; i < 4; ++i) {
+        const int m = m0 + ty + 8 * i;
+        if (m >= filters) continue;
+        for (int j = 0; j < 4; ++j) {
+            const int n = n0 + tx + 8 * j;
+            if (n < columns) partial[partial_off + (s * filters + m) * columns + n] = acc[i][j];
+        }
+    }
+}
+
+// dweight[m][n] = sum over chunks of partial[s][m][n], dbias[m] the same of column K: one
+// work-item per (filter, column), summing the chunks in order so results do not depend on timing.
+__kernel void conv2d_filter_gradient_sum(const int filters, const int rows, const int chunks,
+                                         __global const float* partial, const int partial_off,
+                                         __global float* dweight, const int dweight_off,
+                                         __global float* dbias, const int dbias_off) {
+    const int n = get_global_id(0), m = get_global_id(1);
+    const int columns = rows + 1;
+    if (n >= columns || m >= filters) return;
+    float sum = 0.0f;
+    for (int s = 0; s < chunks; ++s) sum += partial[partial_off + (s * filters + m) * columns + n];
+    if (n < rows)
+        dweight[dweight_off + m * rows + n] = sum;
+    else
+        dbias[dbias_off + m] = sum;
 }
 
 // col2im as a gather: each input element sums the col entries im2col copied from it, so no two

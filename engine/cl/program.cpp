@@ -117,4 +117,15 @@ void Kernel::run_3d(const Queue& queue, std::size_t x, std::size_t y, std::size_
               " work-items");
 }
 
+void Kernel::run_groups(const Queue& queue, const std::array<std::size_t, 3>& groups,
+                        const std::array<std::size_t, 3>& local) const {
+    if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
+    const std::size_t global[3] = {groups[0] * local[0], groups[1] * local[1], groups[2] * local[2]};
+    check(clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 3, nullptr, global, local.data(), 0, nullptr, nullptr),
+          "clEnqueueNDRangeKernel",
+          "kernel '" + name_ + "' with " + std::to_string(groups[0]) + "x" + std::to_string(groups[1]) + "x" +
+              std::to_string(groups[2]) + " groups of " + std::to_string(local[0]) + "x" + std::to_string(local[1]) +
+              "x" + std::to_string(local[2]));
+}
+
 }  // namespace bps::cl

@@ -1,6 +1,7 @@
 #pragma once
 // A program built for one device (from the kernel cache when it holds a valid binary), and
 // the kernels taken from it.
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -59,6 +60,10 @@ public:
     // kernels over images, where dimension 0 (the column) needs no division to find and the
     // compiler hoists what depends only on the row and plane out of the inner loop.
     void run_3d(const Queue& queue, std::size_t x, std::size_t y, std::size_t z) const;
+    // Three-dimensional launch of groups[d] work-groups of exactly local[d] work-items each: for
+    // kernels written for one group shape (reqd_work_group_size), which check their own bounds.
+    void run_groups(const Queue& queue, const std::array<std::size_t, 3>& groups,
+                    const std::array<std::size_t, 3>& local) const;
 
 private:
     void set_arg(cl_uint index, std::size_t size, const void* value);

@@ -27,9 +27,21 @@ struct Layout {
     std::size_t col_rows() const { return std::size_t(channels) * std::size_t(kernel_h) * std::size_t(kernel_w); }
     std::size_t col_columns() const { return std::size_t(batch) * std::size_t(rows.out) * std::size_t(cols.out); }
     std::size_t plane() const { return std::size_t(rows.out) * std::size_t(cols.out); }
-    // The cnhw buffer starts on a 64-byte boundary after col, which GEMM kernels read faster.
-    std::size_t cnhw_offset() const { return (col_rows() * col_columns() + 15) / 16 * 16; }
-    std::size_t workspace() const { return cnhw_offset() + std::size_t(filters) * col_columns(); }
+    // The filter gradient sums over P in chunks of at least min_chunk values (a multiple of the
+    // kernel's step of 16), at most max_chunks of them, so the partial sums stay a small buffer.
+    static constexpr std::size_t min_chunk = 256, max_chunks = 128;
+    std::size_t chunk() const {
+        const std::size_t even = (col_columns() + max_chunks - 1) / max_chunks;
+        return std::max(min_chunk, (even + 15) / 16 * 16);
+    }
+    std::size_t chunks() const { return (col_columns() + chunk() - 1) / chunk(); }
+    // One partial sum per chunk, filter and (col row or bias).
+    std::size_t partial_count() const { return chunks() * std::size_t(filters) * (col_rows() + 1); }
+    // Each region starts on a 64-byte boundary, which GEMM kernels read faster.
+    static std::size_t aligned(std::size_t offset) { return (offset + 15) / 16 * 16; }
+    std::size_t cnhw_offset() const { return aligned(col_rows() * col_columns()); }
+    std::size_t partial_offset() const { return aligned(cnhw_offset() + std::size_t(filters) * col_columns()); }
+    std::size_t workspace() const { return partial_offset() + partial_count(); }
 };
 
 Layout layout_of(const Shape& input, int out_channels, const Conv2dGeometry& g) {
@@ -82,11 +94,33 @@ Tensor col_of(const Tensor& workspace, const Layout& l) {
 Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.col_columns());
 }
+Tensor partial_of(const Tensor& workspace, const Layout& l) {
+    return region(workspace, l.partial_offset(), l.partial_count());
+}
 
 void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& col) {
     runtime.run_3d("conv2d", "conv2d_im2col", std::size_t(l.cols.out), std::size_t(l.batch) * l.rows.out, l.col_rows(),
                    l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h,
                    l.stride_w, l.rows.pad_before, l.cols.pad_before, x, col);
+}
+
+constexpr std::size_t tile = 32;     // outputs per group side in conv2d_filter_gradient_partial
+constexpr std::size_t group_side = 8;  // its reqd_work_group_size
+
+void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& cnhw, const Tensor& col, const Tensor& partial,
+                     const Tensor& dweight, const Tensor& dbias) {
+    const std::size_t columns = l.col_rows() + 1;  // the col rows, then the bias
+    cl::Kernel& k = runtime.kernel("conv2d", "conv2d_filter_gradient_partial");
+    if (k.max_group_size() < group_side * group_side)
+        throw std::runtime_error("Conv2D backward needs work-groups of " + std::to_string(group_side * group_side) +
+                                 " work-items, and " + runtime.device().name + " allows " +
+                                 std::to_string(k.max_group_size()) + " for it");
+    runtime.run_groups("conv2d", "conv2d_filter_gradient_partial",
+                       {(columns + tile - 1) / tile, (std::size_t(l.filters) + tile - 1) / tile, l.chunks()},
+                       {group_side, group_side, 1}, l.filters, static_cast<int>(l.col_rows()),
+                       static_cast<int>(l.col_columns()), static_cast<int>(l.chunk()), cnhw, col, partial);
+    runtime.run_3d("conv2d", "conv2d_filter_gradient_sum", columns, std::size_t(l.filters), 1, l.filters,
+                   static_cast<int>(l.col_rows()), static_cast<int>(l.chunks()), partial, dweight, dbias);
 }
 }  // namespace
 
@@ -109,7 +143,7 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
 
 void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                      const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
-                     const Tensor& workspace) {
+                     const Tensor& workspace, FilterGradient method) {
     const Layout l = checked_layout(geometry, x, weight, dbias, workspace, "backward", "dbias");
     require_shape(dy, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "backward", "dy", x.shape);
     require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
@@ -119,12 +153,19 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
 
     runtime.run_3d("conv2d", "conv2d_to_cnhw", l.plane(), std::size_t(l.filters), std::size_t(l.batch), l.batch,
                    l.filters, static_cast<int>(l.plane()), dy, cnhw);
-    runtime.run("conv2d", "conv2d_bias_gradient", std::size_t(l.filters), l.filters, static_cast<int>(p), cnhw, dbias);
     // The forward's col may have been overwritten by layers sharing the workspace: rebuild it.
     im2col(runtime, l, x, col);
-    // dweight[Cout, K] = dy_cnhw[Cout, P] * col[K, P]^T
-    gemm(runtime, std::size_t(l.filters), k, p, 1.0f, {cnhw, p}, {col, p, true}, 0.0f, dweight, k,
-         "Conv2D backward (weight gradient)");
+    // dweight[Cout, K] = dy_cnhw[Cout, P] * col[K, P]^T and dbias[Cout] = the row sums of dy_cnhw.
+    if (method == FilterGradient::automatic)
+        method = runtime.device().kind == cl::DeviceKind::Cpu ? FilterGradient::gemm : FilterGradient::split;
+    if (method == FilterGradient::split) {
+        split_filter_gradient(runtime, l, cnhw, col, partial_of(workspace, l), dweight, dbias);
+    } else {
+        runtime.run("conv2d", "conv2d_bias_gradient", std::size_t(l.filters), l.filters, static_cast<int>(p), cnhw,
+                    dbias);
+        gemm(runtime, std::size_t(l.filters), k, p, 1.0f, {cnhw, p}, {col, p, true}, 0.0f, dweight, k,
+             "Conv2D backward (weight gradient)");
+    }
     if (dx.buffer == nullptr) return;
     // dcol[K, P] = weight[Cout, K]^T * dy_cnhw[Cout, P], into col: the in-order queue has finished
     // the weight gradient's reads of col before this GEMM writes it.

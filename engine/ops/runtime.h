@@ -2,6 +2,7 @@
 // What every op needs to run on one device: the context, the in-order queue, and the engine's
 // programs (built on first use, through the kernel cache when one is given). Ops enqueue and
 // return; nothing here waits on the device except the explicit read/finish calls.
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -63,6 +64,15 @@ public:
         cl::Kernel& k = kernel(program, kernel_name);
         set_arguments(k, args...);
         k.run_3d(queue_, x, y, z);
+    }
+
+    // The same in groups[d] work-groups of local[d] work-items (see cl::Kernel::run_groups).
+    template <typename... Args>
+    void run_groups(std::string_view program, std::string_view kernel_name, const std::array<std::size_t, 3>& groups,
+                    const std::array<std::size_t, 3>& local, const Args&... args) {
+        cl::Kernel& k = kernel(program, kernel_name);
+        set_arguments(k, args...);
+        k.run_groups(queue_, groups, local);
     }
 
     // Blocking copies between host memory and a tensor; the sizes must match the shape.

@@ -38,8 +38,13 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
         // Even input, stride 2: the one padding row goes at the bottom.
         ConvCase{{2, 3, 6, 6}, 2, {3, 3, 2, 2, Padding::same}},
         // Even kernel: padding 1 before and 2 after.
-        ConvCase{{2, 3, 5, 5}, 3, {4, 4, 1, 1, Padding::same}});
-    INFO(describe(c));
+        ConvCase{{2, 3, 5, 5}, 3, {4, 4, 1, 1, Padding::same}},
+        // Long enough for the split filter gradient to sum 16 chunks (the last one short) over
+        // two tiles of filters; and 46 gradient columns (45 weights and the bias) in two tiles.
+        ConvCase{{5, 3, 30, 30}, 40, {3, 3, 1, 1, Padding::valid}},
+        ConvCase{{3, 5, 17, 19}, 33, {3, 3, 2, 1, Padding::same}});
+    const auto method = GENERATE(ops::FilterGradient::gemm, ops::FilterGradient::split);
+    INFO(describe(c) << ", filter gradient by " << (method == ops::FilterGradient::gemm ? "GEMM" : "split reduction"));
     const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
     const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
     const std::size_t workspace_elements = ops::conv2d_workspace_elements(c.x, c.filters, c.geometry);
@@ -60,7 +65,7 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
     test::check_weighted_backward(layer, dx_ref, dw_ref, db_ref, tolerance,
                                   [&](const Tensor& dx, ops::GradWrite write) {
                                       ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], dx,
-                                                           write, t[layer.dw], t[layer.db], t[layer.workspace]);
+                                                           write, t[layer.dw], t[layer.db], t[layer.workspace], method);
                                   });
 }
 
