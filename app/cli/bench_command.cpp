@@ -67,7 +67,9 @@ int run_bench(Arguments& arguments) {
                                     {"step_ms", timing.step_ms},
                                     {"images_per_s", timing.images_per_s},
                                     {"first_step_ms", timing.first_step_ms},
-                                    {"device_bytes", timing.device_bytes}}
+                                    {"device_bytes", timing.device_bytes},
+                                    {"kernels_per_step", timing.kernels_per_step},
+                                    {"gemms_per_step", timing.gemms_per_step}}
                          .dump()
                   << "\n";
         return exit_ok;
@@ -78,7 +80,9 @@ int run_bench(Arguments& arguments) {
               << "  whole step (with update)   " << session::format_milliseconds(timing.step_ms) << "  ("
               << static_cast<long long>(timing.images_per_s) << " images/s)\n"
               << "  first step (kernel builds) " << session::format_milliseconds(timing.first_step_ms) << "\n"
-              << "  device memory              " << session::format_bytes(timing.device_bytes) << "\n";
+              << "  device memory              " << session::format_bytes(timing.device_bytes) << "\n"
+              << "  launches per step          " << timing.kernels_per_step << " kernels + " << timing.gemms_per_step
+              << " CLBlast GEMMs\n";
     if (options.per_layer) {
         std::cout << "\n  layer                    forward    backward\n";
         for (const model::LayerTiming& layer : timing.layers) {

@@ -48,7 +48,10 @@ StepTiming time_training_step(ops::Runtime& runtime, const model::NetworkSpec& s
         runtime.finish();
         return milliseconds_since(start);
     };
+    const ops::Runtime::Launches before = runtime.launches();
     timing.first_step_ms = step(true, true);
+    timing.kernels_per_step = runtime.launches().kernels - before.kernels;
+    timing.gemms_per_step = runtime.launches().gemms - before.gemms;
     for (int i = 1; i < options.warm_up_steps; ++i) step(true, true);
     std::vector<double> forward, forward_backward, whole;
     for (int i = 0; i < options.timed_steps; ++i) {

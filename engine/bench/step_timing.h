@@ -25,6 +25,8 @@ struct StepTiming {
     double images_per_s = 0;                 // batch_size / step_ms
     double first_step_ms = 0;                // the first step, including kernel builds (cold or cached)
     std::size_t device_bytes = 0;            // the network's planned device memory
+    std::size_t kernels_per_step = 0;        // the engine's own kernels in one whole step
+    std::size_t gemms_per_step = 0;          // and its CLBlast GEMM calls
     std::vector<model::LayerTiming> layers;  // with per_layer: per layer, from one step that waits after each
 };
 

@@ -38,6 +38,10 @@ struct Network::Node {
     int storage = 0;          // the node whose memory holds this output (Flatten shares its input's)
     TensorId y = 0, dy = 0;
     std::vector<GradWrite> input_writes;  // how backward writes each input's gradient
+    // Whether the loss's gradient with respect to this output is wanted: some trainable
+    // parameter lies here or before. Backward computes no gradient nobody reads (the input's,
+    // and a Flatten or pooling of the input).
+    bool gradient_needed = false;
     // Indices into parameters_ and scratch tensors, by layer type.
     std::vector<std::size_t> parameters;
     TensorId scratch = 0;  // MaxPool argmax, Dropout mask
@@ -168,6 +172,11 @@ void Network::plan_memory() {
     // How each backward writes its input gradients: the first write into a tensor's memory
     // (in backward order) overwrites it, later ones add to it. Flatten writes nothing itself;
     // its readers write straight into its input's memory.
+    for (std::unique_ptr<Node>& node : nodes_) {
+        node->gradient_needed = false;
+        for (std::size_t p : node->parameters) node->gradient_needed |= parameters_[p].gradient.has_value();
+        for (int producer : node->inputs) node->gradient_needed |= nodes_[producer]->gradient_needed;
+    }
     std::vector<bool> written(nodes_.size(), false);
     for (std::size_t i = nodes_.size(); i-- > 0;) {
         Node& node = *nodes_[i];
@@ -230,7 +239,7 @@ void Network::upload_images(std::span<const float> images, int count) {
     if (images.size() != expected)
         throw std::invalid_argument("images: " + std::to_string(images.size()) + " values for " +
                                     std::to_string(count) + " samples of " + input_sample_.sample_text());
-    runtime_.write(output_of(0, count), images);
+    image_upload_.write(runtime_, output_of(0, count), images, "the batch's images");
 }
 
 void Network::upload_labels(std::span<const int> labels) {
@@ -240,14 +249,14 @@ void Network::upload_labels(std::span<const int> labels) {
         if (labels[i] < 0 || labels[i] >= classes)
             throw std::invalid_argument("label " + std::to_string(labels[i]) + " of sample " + std::to_string(i) +
                                         " is outside the network's " + std::to_string(classes) + " classes");
-    runtime_.write_ints(view(labels_, static_cast<int>(labels.size())), labels);
+    label_upload_.write_ints(runtime_, view(labels_, static_cast<int>(labels.size())), labels, "the batch's labels");
 }
 
 void Network::upload_targets(std::span<const float> targets) {
     const std::size_t per_sample_count = nodes_.back()->output.per_sample();
     const int count = static_cast<int>(targets.size() / per_sample_count);
     require_count(count, "targets");
-    runtime_.write(view(targets_, count), targets);
+    target_upload_.write(runtime_, view(targets_, count), targets, "the batch's targets");
 }
 
 void Network::forward(int count, bool training) {
@@ -337,14 +346,15 @@ void Network::backward(int count) {
 
 void Network::backward_node(int index, int count) {
     Node& node = *nodes_[index];
+    if (!node.gradient_needed) return;  // no parameter here or before: nothing to learn from it
     const LayerSpec& layer = node.spec;
     const int producer = node.inputs.front();
     const Tensor x = output_of(producer, count);
     const Tensor y = output_of(index, count);
     const Tensor dy = gradient_of(index, count);
-    // The network's input needs no gradient: Dense and Conv2D skip computing it.
+    // Dense and Conv2D skip an input gradient nobody reads (the network's input, or a Flatten of it).
     const Tensor dx = gradient_of(producer, count);
-    const Tensor dx_or_none = nodes_[producer]->spec.type == LayerType::input ? Tensor{} : dx;
+    const Tensor dx_or_none = nodes_[producer]->gradient_needed ? dx : Tensor{};
     const GradWrite write = node.input_writes.front();
     auto value = [&](std::size_t i) { return (*arena_)[parameters_[node.parameters.at(i)].value]; };
     auto gradient = [&](std::size_t i) { return (*arena_)[*parameters_[node.parameters.at(i)].gradient]; };
@@ -383,13 +393,15 @@ void Network::backward_node(int index, int count) {
             break;
         case LayerType::add:
             for (std::size_t i = 0; i < node.inputs.size(); ++i)
-                ops::pass_gradient(runtime_, dy, gradient_of(node.inputs[i], count), node.input_writes[i]);
+                if (nodes_[node.inputs[i]]->gradient_needed)
+                    ops::pass_gradient(runtime_, dy, gradient_of(node.inputs[i], count), node.input_writes[i]);
             break;
         case LayerType::concat: {
             int offset = 0;
             for (std::size_t i = 0; i < node.inputs.size(); ++i) {
                 const Tensor part = gradient_of(node.inputs[i], count);
-                ops::concat_backward(runtime_, dy, offset, part, node.input_writes[i]);
+                if (nodes_[node.inputs[i]]->gradient_needed)
+                    ops::concat_backward(runtime_, dy, offset, part, node.input_writes[i]);
                 offset += part.shape.c;
             }
             break;

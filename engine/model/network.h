@@ -14,6 +14,7 @@
 #include "engine/model/graph_analysis.h"
 #include "engine/model/network_spec.h"
 #include "engine/ops/runtime.h"
+#include "engine/ops/staged_upload.h"
 #include "engine/tensor/tensor_arena.h"
 #include "engine/train/optimizer.h"
 
@@ -128,6 +129,9 @@ private:
     TensorId labels_ = 0, targets_ = 0, sample_loss_ = 0, sample_correct_ = 0, totals_ = 0, probabilities_ = 0;
     TensorId workspace_ = 0;
     bool has_workspace_ = false;
+    // Batches go up without blocking the host (declared last: destroyed before the arena, they
+    // wait for their pending writes).
+    ops::StagedUpload image_upload_, label_upload_, target_upload_;
     std::size_t samples_since_clear_ = 0;
     int step_ = 0;
     std::uint32_t dropout_seed_ = 0;

@@ -35,7 +35,7 @@ void run_per_channel(Runtime& runtime, const char* kernel_name, int channels, co
     cl::Kernel& k = runtime.kernel("batch_norm", kernel_name);
     Runtime::set_arguments(k, args...);
     const std::size_t group = group_size(runtime, k);
-    k.run(runtime.queue(), group * static_cast<std::size_t>(channels), group);
+    runtime.run_in_groups(k, group * static_cast<std::size_t>(channels), group);
 }
 }  // namespace
 

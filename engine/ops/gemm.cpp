@@ -26,6 +26,7 @@ void gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float a
         clblast::Layout::kRowMajor, a.transposed ? clblast::Transpose::kYes : clblast::Transpose::kNo,
         b.transposed ? clblast::Transpose::kYes : clblast::Transpose::kNo, m, n, k, alpha, a.tensor.buffer,
         a.tensor.offset, a.ld, b.tensor.buffer, b.tensor.offset, b.ld, beta, c.buffer, c.offset, ldc, &queue);
+    runtime.count_gemm();
     if (status != clblast::StatusCode::kSuccess)
         throw std::runtime_error(std::string(what) + ": CLBlast GEMM " + std::to_string(m) + "x" + std::to_string(n) +
                                  "x" + std::to_string(k) + " on " + runtime.device().name + " failed with " +

@@ -47,6 +47,13 @@ public:
         cl::Kernel& k = kernel(program, kernel_name);
         set_arguments(k, args...);
         k.run(queue_, items, work_group_size_);
+        ++launches_.kernels;
+    }
+
+    // A 1-D launch of a kernel whose arguments are set, in groups of `local` (reductions).
+    void run_in_groups(cl::Kernel& k, std::size_t items, std::size_t local) {
+        k.run(queue_, items, local);
+        ++launches_.kernels;
     }
 
     // Sets a kernel's arguments in order, a Tensor as buffer and offset: for ops that launch
@@ -64,6 +71,7 @@ public:
         cl::Kernel& k = kernel(program, kernel_name);
         set_arguments(k, args...);
         k.run_3d(queue_, x, y, z);
+        ++launches_.kernels;
     }
 
     // The same in groups[d] work-groups of local[d] work-items (see cl::Kernel::run_groups).
@@ -73,7 +81,19 @@ public:
         cl::Kernel& k = kernel(program, kernel_name);
         set_arguments(k, args...);
         k.run_groups(queue_, groups, local);
+        ++launches_.kernels;
     }
+
+    // What this runtime has enqueued since its creation: the engine's own kernels, and the GEMMs
+    // it asked CLBlast for (one to four kernels each, which CLBlast enqueues itself). On drivers
+    // that spend microseconds of host time per enqueue, the count per step is what a small batch
+    // costs (`backprop bench` reports it).
+    struct Launches {
+        std::size_t kernels = 0;
+        std::size_t gemms = 0;
+    };
+    Launches launches() const noexcept { return launches_; }
+    void count_gemm() noexcept { ++launches_.gemms; }
 
     // Blocking copies between host memory and a tensor; the sizes must match the shape.
     void write(const Tensor& tensor, std::span<const float> values);
@@ -97,6 +117,7 @@ private:
     cl::Queue queue_;
     cl::KernelCache* cache_;
     std::size_t work_group_size_;
+    Launches launches_{};
     std::map<std::string, std::unique_ptr<cl::Program>, std::less<>> programs_;
     std::map<std::string, std::unique_ptr<cl::Kernel>, std::less<>> kernels_;
 };

@@ -23,6 +23,10 @@ TEST_CASE("bench times the mlp step and reports consistent figures as JSON") {
     // Flatten, Dense 784->256, Dense 256->10 at batch 8: the plan holds at least the parameters,
     // their gradients and SGD velocities (3 x 203,530 floats).
     CHECK(figures["device_bytes"].get<double>() >= 3 * 203530 * 4);
+    // Each Dense: one GEMM forward and one for its weight gradient; only fc2 computes an input
+    // gradient (fc1's would flow to the images, which learn nothing).
+    CHECK(figures["gemms_per_step"] == 5);
+    CHECK(figures["kernels_per_step"].get<int>() > 0);
     // --layers: every layer after the input in execution order, then the loss.
     std::vector<std::string> names;
     for (const nlohmann::json& layer : figures["layers"]) {

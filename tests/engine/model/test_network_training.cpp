@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/model/network.h"
+#include "engine/ops/dense.h"
 #include "engine/ops/metrics.h"
 #include "engine/train/random.h"
 #include "tests/engine/ops/op_checks.h"
@@ -281,4 +282,37 @@ TEST_CASE("per-batch metrics are read back while later steps are already enqueue
     CHECK(values[0] == static_cast<float>(first.loss_sum));
     CHECK(values[1] == static_cast<float>(first.correct));
     CHECK(network.read_totals().samples == 36);
+}
+
+TEST_CASE("backward computes no gradient that no parameter needs", "[network][train]") {
+    // Input -> MaxPool -> Flatten -> Dense: the pooling and the Dense's input gradient lead only
+    // to the images, so the whole backward is the Dense's weight and bias gradients.
+    NetworkSpec spec;
+    spec.input = Shape{1, 2, 6, 6};
+    spec.layers = {input_layer(), max_pool("pool", 2, 2), flatten("flat"), dense("out", 3)};
+    ops::Runtime& runtime = test::op_runtime();
+    const int count = 4;
+    Network network(runtime, spec, count, train::OptimizerSettings{}, 5);
+    network.upload_images(test::random_values(count * 72, 31), count);
+    network.upload_labels(std::vector<int>{0, 2, 1, 2});
+    network.forward(count, true);
+    network.loss(count);
+    const ops::Runtime::Launches before = runtime.launches();
+    network.backward(count);
+    const ops::Runtime::Launches after = runtime.launches();
+
+    // The same Dense backward alone, with no input gradient.
+    test::TestTensors t;
+    const TensorId x = t.add("x", Shape{count, 18, 1, 1}), w = t.add("w", Shape{3, 18, 1, 1}),
+                   dy = t.add("dy", Shape{count, 3, 1, 1}), dw = t.add("dw", Shape{3, 18, 1, 1}),
+                   db = t.add("db", Shape{1, 3, 1, 1});
+    t.allocate();
+    const ops::Runtime::Launches alone_before = runtime.launches();
+    ops::dense_backward(runtime, t[x], t[w], t[dy], Tensor{}, ops::GradWrite::overwrite, t[dw], t[db]);
+    const ops::Runtime::Launches alone = runtime.launches();
+    runtime.finish();
+
+    CHECK(after.gemms - before.gemms == alone.gemms - alone_before.gemms);
+    CHECK(after.kernels - before.kernels == alone.kernels - alone_before.kernels);
+    CHECK(after.gemms - before.gemms == 1);  // the weight gradient; no input gradient
 }
