@@ -122,6 +122,12 @@ bool BatchIterator::next(Batch& batch) {
     batch.indices.assign(order_.begin() + static_cast<std::ptrdiff_t>(first),
                          order_.begin() + static_cast<std::ptrdiff_t>(first + count));
     batch.labels.resize(count);
+    if (!images_) {
+        batch.images.clear();
+        for (std::size_t i = 0; i < count; ++i) batch.labels[i] = dataset_.labels.at(batch.indices[i]);
+        ++next_batch_;
+        return true;
+    }
     batch.images.resize(count * per_sample);
     // One generator per batch position: rebuilding batch k (a resumed epoch) augments it the same way.
     std::mt19937_64 generator = generator_for(seed_, next_batch_);
@@ -135,6 +141,12 @@ bool BatchIterator::next(Batch& batch) {
     }
     ++next_batch_;
     return true;
+}
+
+void BatchIterator::leave_images_out() {
+    if (augmentation_.any())
+        throw std::logic_error("batches without images cannot be augmented: augmentation works on the host's images");
+    images_ = false;
 }
 
 }  // namespace bps::datasets

@@ -60,6 +60,10 @@ public:
     std::size_t batch_count() const;
     std::size_t batches_done() const { return next_batch_; }
     bool next(Batch& batch);  // false when the epoch is done
+    // From now on next() fills the indices and labels only, leaving batch.images empty: for a
+    // training set kept on the device, which gathers the images itself. std::logic_error with
+    // augmentation, which changes the images on the host.
+    void leave_images_out();
 
 private:
     const Dataset& dataset_;
@@ -68,6 +72,7 @@ private:
     Augmentation augmentation_;
     std::uint64_t seed_;
     std::size_t next_batch_ = 0;
+    bool images_ = true;
 };
 
 struct Normalization {

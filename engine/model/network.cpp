@@ -454,6 +454,22 @@ void Network::train_step(std::span<const float> images, std::span<const int> lab
     learn(count, learning_rate);
 }
 
+Tensor Network::input_batch(int count) const {
+    require_count(count, "input batch");
+    return output_of(0, count);
+}
+
+Tensor Network::labels_batch(int count) const {
+    require_count(count, "labels batch");
+    return view(labels_, count);
+}
+
+void Network::train_step_loaded(int count, float learning_rate) {
+    if (loss_kind_ != LossKind::softmax_cross_entropy)
+        throw std::logic_error("train_step_loaded needs a softmax cross-entropy network");
+    learn(count, learning_rate);
+}
+
 void Network::train_step_targets(std::span<const float> images, std::span<const float> targets, float learning_rate) {
     if (loss_kind_ != LossKind::mean_squared_error)
         throw std::logic_error("train_step_targets needs a mean-squared-error network");

@@ -63,6 +63,12 @@ public:
     // NCHW floats. For a mean-squared-error network use the overload with targets.
     void train_step(std::span<const float> images, std::span<const int> labels, float learning_rate);
     void train_step_targets(std::span<const float> images, std::span<const float> targets, float learning_rate);
+    // The same on a batch that is already on the device (gathered there, see
+    // session/device_training_set.h): input_batch and labels_batch are the tensors to fill for
+    // `count` samples, then train_step_loaded trains on what they hold.
+    Tensor input_batch(int count) const;
+    Tensor labels_batch(int count) const;
+    void train_step_loaded(int count, float learning_rate);
     // Forward in evaluation mode (running BatchNorm statistics, no dropout); adds the loss and
     // correct count to the metric totals.
     void evaluate_batch(std::span<const float> images, std::span<const int> labels);

@@ -28,10 +28,15 @@ struct Layout {
     std::size_t col_columns() const { return std::size_t(batch) * std::size_t(rows.out) * std::size_t(cols.out); }
     std::size_t plane() const { return std::size_t(rows.out) * std::size_t(cols.out); }
     // The filter gradient sums over P in chunks of at least min_chunk values (a multiple of the
-    // kernel's step of 16), at most max_chunks of them, so the partial sums stay a small buffer.
-    static constexpr std::size_t min_chunk = 256, max_chunks = 128;
+    // kernel's step of 16), enough of them that the work-groups (output tiles x chunks) fill a
+    // large GPU, but no more than that: the partial sums stay a small buffer.
+    static constexpr std::size_t min_chunk = 256, target_groups = 1024, tile = 32;
+    std::size_t tiles() const {
+        return ((col_rows() + 1 + tile - 1) / tile) * ((std::size_t(filters) + tile - 1) / tile);
+    }
     std::size_t chunk() const {
-        const std::size_t even = (col_columns() + max_chunks - 1) / max_chunks;
+        const std::size_t wanted_chunks = std::max<std::size_t>(1, (target_groups + tiles() - 1) / tiles());
+        const std::size_t even = (col_columns() + wanted_chunks - 1) / wanted_chunks;
         return std::max(min_chunk, (even + 15) / 16 * 16);
     }
     std::size_t chunks() const { return (col_columns() + chunk() - 1) / chunk(); }
@@ -104,8 +109,8 @@ void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& co
                    l.stride_w, l.rows.pad_before, l.cols.pad_before, x, col);
 }
 
-constexpr std::size_t tile = 32;     // outputs per group side in conv2d_filter_gradient_partial
-constexpr std::size_t group_side = 8;  // its reqd_work_group_size
+constexpr std::size_t tile = Layout::tile;  // outputs per group side in conv2d_filter_gradient_partial
+constexpr std::size_t group_side = 8;         // its reqd_work_group_size
 
 void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& cnhw, const Tensor& col, const Tensor& partial,
                      const Tensor& dweight, const Tensor& dbias) {

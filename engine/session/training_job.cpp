@@ -428,6 +428,7 @@ void TrainingJob::State::work() {
     }
     run.checkpoint = setup.checkpoint;
     run.batch_limit = setup.batch_limit;
+    run.data_placement = setup.data_placement;
     run.card.project = name;
     run.card.shape = data->train.shape;
     run.card.class_names = data->train.class_names;

@@ -87,6 +87,12 @@ struct JobSetup {
     // with a non-finite loss is sent.
     enum class OnDivergence { stop, pause };
     OnDivergence on_divergence = OnDivergence::stop;
+    // train: where batches are assembled. automatic keeps an unaugmented training set on a GPU
+    // or accelerator when it takes at most a quarter of its memory, and gathers every batch
+    // there (session/device_training_set.h); host assembles them on the host; device keeps the
+    // set on any device it fits (tests run the device path on a CPU this way). Same results.
+    enum class DataPlacement { automatic, host, device };
+    DataPlacement data_placement = DataPlacement::automatic;
 };
 
 enum class Stage { preparing, running, paused, evaluating, finished, failed };

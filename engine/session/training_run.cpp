@@ -7,6 +7,7 @@
 #include "datasets/image_folder.h"
 #include "engine/io/network_weights.h"
 #include "engine/ops/metrics.h"
+#include "engine/session/device_training_set.h"
 #include "engine/session/evaluation.h"
 #include "engine/session/number_text.h"
 #include "engine/session/project_data.h"
@@ -81,10 +82,19 @@ void TrainingRun::train(JobResult& result) {
         result.epochs_completed = resume_at->epoch;
     }
 
+    // Without augmentation, every batch can be gathered on the device from a set kept there.
+    std::unique_ptr<DeviceTrainingSet> device_set;
+    if (!project.dataset.augmentation.any() &&
+        DeviceTrainingSet::wanted(runtime.device(), data.train, data_placement)) {
+        if (events.stage && !detached)
+            events.stage(StageReport{Stage::preparing, "copying the training images to the device", 0, 0});
+        device_set = DeviceTrainingSet::upload(runtime, data.train, settings.batch_size, data_placement);
+    }
+
     result.training_began = true;
     const Clock::time_point started = Clock::now();
     try {
-        run_epochs(network, result);
+        run_epochs(network, device_set.get(), result);
     } catch (const DivergenceError&) {
         throw;  // its weights are not worth keeping
     } catch (...) {
@@ -105,7 +115,7 @@ void TrainingRun::train(JobResult& result) {
     result.seconds = seconds_since(started);
 }
 
-void TrainingRun::run_epochs(model::Network& network, JobResult& result) {
+void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_set, JobResult& result) {
     const auto send = [this](const auto& event, const auto& value) {
         if (event && !detached) event(value);
     };
@@ -136,6 +146,7 @@ void TrainingRun::run_epochs(model::Network& network, JobResult& result) {
             datasets::epoch_order(data.split.train, settings.seed, static_cast<std::uint64_t>(epoch), feeding.shuffle),
             static_cast<std::size_t>(settings.batch_size), feeding.augmentation,
             settings.seed ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(epoch + 1)));
+        if (device_set) batches.leave_images_out();
         const std::size_t batch_count = batches.batch_count();
         network.clear_totals();
         ReportedTotals reported;
@@ -167,7 +178,12 @@ void TrainingRun::run_epochs(model::Network& network, JobResult& result) {
                 static_cast<double>(epoch) + static_cast<double>(done - 1) / static_cast<double>(batch_count);
             const float rate =
                 train::learning_rate_at(settings.schedule, control.learning_rate(project_rate), progress);
-            network.train_step(batch.images, batch.labels, rate);
+            if (device_set) {
+                device_set->load_batch(batch.indices, network);
+                network.train_step_loaded(static_cast<int>(batch.count()), rate);
+            } else {
+                network.train_step(batch.images, batch.labels, rate);
+            }
             images += batch.count();
             ++result.batches_trained;
             result.batch_limit_reached = batch_limit && result.batches_trained >= *batch_limit;

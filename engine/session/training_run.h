@@ -21,6 +21,8 @@
 
 namespace bps::session {
 
+class DeviceTrainingSet;
+
 struct TrainingRun {
     ops::Runtime& runtime;
     const project::Project& project;  // with the run's overrides
@@ -39,6 +41,7 @@ struct TrainingRun {
     std::filesystem::path checkpoint{};
     ModelCard card{};
     std::optional<std::size_t> batch_limit{};  // JobSetup::batch_limit
+    JobSetup::DataPlacement data_placement = JobSetup::DataPlacement::automatic;
 
     // Trains to the end or to a stop; fills the result's training fields and weights. When the
     // device fails part-way, the result keeps the weights it could still read back, and the
@@ -46,7 +49,7 @@ struct TrainingRun {
     void train(JobResult& result);
 
 private:
-    void run_epochs(model::Network& network, JobResult& result);
+    void run_epochs(model::Network& network, DeviceTrainingSet* device_set, JobResult& result);
     void write_checkpoint(model::Network& network, const CheckpointPosition& position, JobResult& result);
     void restore_optimizer_state(model::Network& network);
 };

@@ -176,6 +176,26 @@ TEST_CASE("Batches follow the order, the last one holding the rest", "[feeding]"
     CHECK_FALSE(whole.next(batch));
 }
 
+TEST_CASE("Batches without images carry the same indices and labels", "[feeding]") {
+    const Dataset dataset = make_dataset(10, {1, 3, 2}, 11);
+    const std::vector<std::size_t> order = datasets::epoch_order(zero_to(10), 9, 0);
+    datasets::BatchIterator with_images(dataset, order, 4), without(dataset, order, 4);
+    without.leave_images_out();
+    datasets::Batch full, bare;
+    while (with_images.next(full)) {
+        REQUIRE(without.next(bare));
+        CHECK(bare.images.empty());
+        CHECK(bare.indices == full.indices);
+        CHECK(bare.labels == full.labels);
+    }
+    CHECK_FALSE(without.next(bare));
+
+    datasets::Augmentation flip;
+    flip.horizontal_flip = true;
+    datasets::BatchIterator augmented(dataset, order, 4, flip, 3);
+    CHECK_THROWS_WITH(augmented.leave_images_out(), Catch::Contains("cannot be augmented"));
+}
+
 TEST_CASE("A bad batch size or an index past the dataset is refused at construction", "[feeding]") {
     const Dataset dataset = make_dataset(5, {1, 2, 2}, 12);
     CHECK_THROWS_AS(datasets::BatchIterator(dataset, zero_to(5), 0), std::invalid_argument);

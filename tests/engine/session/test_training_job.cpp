@@ -224,6 +224,38 @@ TEST_CASE("the same seed replays the same loss curve and another seed does not",
     CHECK(first.result->weights[0].values == second.result->weights[0].values);
 }
 
+TEST_CASE("batches gathered from a set kept on the device train exactly as batches from the host", "[job]") {
+    Recorder host, device;
+    JobSetup on_host = setup_of(small_project()), on_device = setup_of(small_project());
+    on_host.data_placement = JobSetup::DataPlacement::host;
+    on_device.data_placement = JobSetup::DataPlacement::device;
+    run_to_end(host, std::move(on_host));
+    run_to_end(device, std::move(on_device));
+    REQUIRE(host.result);
+    REQUIRE(device.result);
+    REQUIRE(host.batches.size() == 36);
+    REQUIRE(device.batches.size() == host.batches.size());
+    for (std::size_t i = 0; i < host.batches.size(); ++i) {
+        INFO("batch report " << i);
+        CHECK(device.batches[i].loss == host.batches[i].loss);
+        CHECK(device.batches[i].accuracy == host.batches[i].accuracy);
+    }
+    REQUIRE(device.result->weights.size() == host.result->weights.size());
+    for (std::size_t i = 0; i < host.result->weights.size(); ++i)
+        CHECK(device.result->weights[i].values == host.result->weights[i].values);
+    REQUIRE(host.result->test);
+    REQUIRE(device.result->test);
+    CHECK(device.result->test->accuracy == host.result->test->accuracy);
+    // The device run said it was copying the set; the host run had nothing to copy.
+    const auto copied = [](const Recorder& recorder) {
+        return std::any_of(recorder.stages.begin(), recorder.stages.end(), [](const StageReport& report) {
+            return report.activity == "copying the training images to the device";
+        });
+    };
+    CHECK(copied(device));
+    CHECK_FALSE(copied(host));
+}
+
 TEST_CASE("stop ends at a batch boundary and keeps the weights trained so far, and stop while paused stops", "[job]") {
     // Run A stops itself after batch 3; run B pauses after batch 3, waits until the job says it is
     // paused, then stops. Both trained exactly three batches, so their weights are identical.

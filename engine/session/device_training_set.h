@@ -1,0 +1,54 @@
+#pragma once
+// The training images and labels kept on the device for a whole run, so a batch costs the host
+// only its indices: a small upload and one gather kernel (ops/gather.h) instead of assembling
+// and transferring every pixel. With a fast GPU and a small network the host copy is otherwise
+// the bottleneck (docs/performance.md). The values are the host's, already normalised, so a run
+// trains exactly as it would from host batches.
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "datasets/dataset.h"
+#include "engine/cl/context.h"
+#include "engine/model/network.h"
+#include "engine/ops/runtime.h"
+#include "engine/ops/staged_upload.h"
+#include "engine/session/training_job.h"
+
+namespace bps::session {
+
+using DataPlacement = JobSetup::DataPlacement;
+
+class DeviceTrainingSet {
+public:
+    // The set on the runtime's device, or nullptr when `placement` keeps it on the host: a CPU
+    // device (the copy would double the memory and save nothing), a set too large, or one
+    // whose values a kernel cannot index. The upload blocks once; the caller shows progress.
+    // Whether upload would keep the set on the device (before it tries to allocate).
+    static bool wanted(const cl::DeviceInfo& device, const datasets::Dataset& set, DataPlacement placement);
+    // Also nullptr when the device cannot allocate the memory after all.
+    static std::unique_ptr<DeviceTrainingSet> upload(ops::Runtime& runtime, const datasets::Dataset& set,
+                                                     int batch_size, DataPlacement placement);
+
+    // Fills the network's input and labels with the samples `indices` (at most the batch size,
+    // each below the set's size), without blocking the host.
+    void load_batch(std::span<const std::size_t> indices, model::Network& network);
+
+    std::size_t bytes() const noexcept;
+
+    DeviceTrainingSet(const DeviceTrainingSet&) = delete;
+    DeviceTrainingSet& operator=(const DeviceTrainingSet&) = delete;
+
+private:
+    DeviceTrainingSet(ops::Runtime& runtime, const datasets::Dataset& set, int batch_size);
+
+    ops::Runtime& runtime_;
+    Shape set_shape_;
+    int batch_size_;
+    cl::Buffer images_, labels_, indices_;
+    std::vector<int> index_values_;
+    ops::StagedUpload index_upload_;  // last: waits for its writes before the buffers go
+};
+
+}  // namespace bps::session
