@@ -107,6 +107,71 @@ void conv2d_filter_gradient_partial(const int filters, const int rows, const int
     }
 }
 
+// The forward as an implicit GEMM, with no column matrix: y[Cout][P] = weight[Cout][K] x
+// col[K][P] + bias, where each col value is read from x where im2col would have copied it from,
+// and each result goes straight to its NCHW place. Same tiling as the filter gradient: groups
+// of 8x8 work-items own a 32x32 tile (filters x output positions), 4x4 values each, with both
+// operands staged through local memory 16 values of K at a time.
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void conv2d_forward_implicit(const int batch, const int channels, const int height, const int width,
+                             const int out_h, const int out_w, const int kernel_h, const int kernel_w,
+                             const int stride_h, const int stride_w, const int pad_top, const int pad_left,
+                             const int filters,
+                             __global const float* x, const int x_off,
+                             __global const float* weight, const int weight_off,
+                             __global const float* bias, const int bias_off,
+                             __global float* y, const int y_off) {
+    __local float w_tile[FG_STEP][FG_TILE];
+    __local float x_tile[FG_STEP][FG_TILE];
+    const int tx = get_local_id(0), ty = get_local_id(1), item = ty * 8 + tx;
+    const int q0 = get_group_id(0) * FG_TILE, m0 = get_group_id(1) * FG_TILE;
+    const int rows = channels * kernel_h * kernel_w, plane = out_h * out_w, columns = batch * plane;
+    // The column each work-item loads in every step: its sample and output position, decoded once.
+    const int load_n = item % FG_TILE, load_k = item / FG_TILE;  // and load_k + 2, + 4, ... (8 rows)
+    const int q = q0 + load_n;
+    const int sample = q / plane, position = q % plane;
+    const int top = (position / out_w) * stride_h - pad_top, left = (position % out_w) * stride_w - pad_left;
+    float acc[4][4];
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) acc[i][j] = 0.0f;
+    for (int k0 = 0; k0 < rows; k0 += FG_STEP) {
+        for (int e = item; e < FG_TILE * FG_STEP; e += 64) {
+            const int r = e / FG_STEP, k = e % FG_STEP;  // weight: K fastest, for coalesced reads
+            const int m = m0 + r;
+            w_tile[k][r] = m < filters && k0 + k < rows ? weight[weight_off + m * rows + k0 + k] : 0.0f;
+        }
+        for (int k = load_k; k < FG_STEP; k += 2) {  // x: neighbouring positions side by side
+            const int row = k0 + k;
+            float value = 0.0f;
+            if (q < columns && row < rows) {
+                const int kj = row % kernel_w, ki = (row / kernel_w) % kernel_h, ci = row / (kernel_w * kernel_h);
+                const int ih = top + ki, iw = left + kj;
+                if (ih >= 0 && ih < height && iw >= 0 && iw < width)
+                    value = x[x_off + ((sample * channels + ci) * height + ih) * width + iw];
+            }
+            x_tile[k][load_n] = value;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < FG_STEP; ++k) {
+            float a[4], b[4];
+            for (int i = 0; i < 4; ++i) a[i] = w_tile[k][ty + 8 * i];
+            for (int j = 0; j < 4; ++j) b[j] = x_tile[k][tx + 8 * j];
+            for (int i = 0; i < 4; ++i)
+                for (int j = 0; j < 4; ++j) acc[i][j] = mad(a[i], b[j], acc[i][j]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (int j = 0; j < 4; ++j) {
+        const int column = q0 + tx + 8 * j;
+        if (column >= columns) continue;
+        const int n = column / plane, p = column % plane;
+        for (int i = 0; i < 4; ++i) {
+            const int m = m0 + ty + 8 * i;
+            if (m < filters) y[y_off + (n * filters + m) * plane + p] = acc[i][j] + bias[bias_off + m];
+        }
+    }
+}
+
 // dweight[m][n] = sum over chunks of partial[s][m][n], dbias[m] the same of column K: one
 // work-item per (filter, column), summing the chunks in order so results do not depend on timing.
 __kernel void conv2d_filter_gradient_sum(const int filters, const int rows, const int chunks,

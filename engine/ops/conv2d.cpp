@@ -112,14 +112,24 @@ void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& co
 constexpr std::size_t tile = Layout::tile;  // outputs per group side in conv2d_filter_gradient_partial
 constexpr std::size_t group_side = 8;         // its reqd_work_group_size
 
+ConvMethod resolved(const Runtime& runtime, ConvMethod method) {
+    if (method != ConvMethod::automatic) return method;
+    return runtime.device().kind == cl::DeviceKind::Cpu ? ConvMethod::gemm : ConvMethod::own;
+}
+
+// The own kernels are written for groups of 8x8 work-items.
+void require_group(Runtime& runtime, const char* kernel_name, const char* what) {
+    const cl::Kernel& k = runtime.kernel("conv2d", kernel_name);
+    if (k.max_group_size() < group_side * group_side)
+        throw std::runtime_error(std::string(what) + " needs work-groups of " + std::to_string(group_side * group_side) +
+                                 " work-items, and " + runtime.device().name + " allows " +
+                                 std::to_string(k.max_group_size()) + " for it");
+}
+
 void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& cnhw, const Tensor& col, const Tensor& partial,
                      const Tensor& dweight, const Tensor& dbias) {
     const std::size_t columns = l.col_rows() + 1;  // the col rows, then the bias
-    cl::Kernel& k = runtime.kernel("conv2d", "conv2d_filter_gradient_partial");
-    if (k.max_group_size() < group_side * group_side)
-        throw std::runtime_error("Conv2D backward needs work-groups of " + std::to_string(group_side * group_side) +
-                                 " work-items, and " + runtime.device().name + " allows " +
-                                 std::to_string(k.max_group_size()) + " for it");
+    require_group(runtime, "conv2d_filter_gradient_partial", "Conv2D backward");
     runtime.run_groups("conv2d", "conv2d_filter_gradient_partial",
                        {(columns + tile - 1) / tile, (std::size_t(l.filters) + tile - 1) / tile, l.chunks()},
                        {group_side, group_side, 1}, l.filters, static_cast<int>(l.col_rows()),
@@ -134,9 +144,18 @@ std::size_t conv2d_workspace_elements(const Shape& input, int out_channels, cons
 }
 
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
-                    const Tensor& bias, const Tensor& y, const Tensor& workspace) {
+                    const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvMethod method) {
     const Layout l = checked_layout(geometry, x, weight, bias, workspace, "forward", "bias");
     require_shape(y, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "forward", "y", x.shape);
+    if (resolved(runtime, method) == ConvMethod::own) {
+        require_group(runtime, "conv2d_forward_implicit", "Conv2D forward");
+        runtime.run_groups("conv2d", "conv2d_forward_implicit",
+                           {(l.col_columns() + tile - 1) / tile, (std::size_t(l.filters) + tile - 1) / tile, 1},
+                           {group_side, group_side, 1}, l.batch, l.channels, l.height, l.width, l.rows.out,
+                           l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before,
+                           l.cols.pad_before, l.filters, x, weight, bias, y);
+        return;
+    }
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
     im2col(runtime, l, x, col);
@@ -148,7 +167,7 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
 
 void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                      const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
-                     const Tensor& workspace, FilterGradient method) {
+                     const Tensor& workspace, ConvMethod method) {
     const Layout l = checked_layout(geometry, x, weight, dbias, workspace, "backward", "dbias");
     require_shape(dy, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "backward", "dy", x.shape);
     require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
@@ -161,9 +180,7 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
     // The forward's col may have been overwritten by layers sharing the workspace: rebuild it.
     im2col(runtime, l, x, col);
     // dweight[Cout, K] = dy_cnhw[Cout, P] * col[K, P]^T and dbias[Cout] = the row sums of dy_cnhw.
-    if (method == FilterGradient::automatic)
-        method = runtime.device().kind == cl::DeviceKind::Cpu ? FilterGradient::gemm : FilterGradient::split;
-    if (method == FilterGradient::split) {
+    if (resolved(runtime, method) == ConvMethod::own) {
         split_filter_gradient(runtime, l, cnhw, col, partial_of(workspace, l), dweight, dbias);
     } else {
         runtime.run("conv2d", "conv2d_bias_gradient", std::size_t(l.filters), l.filters, static_cast<int>(p), cnhw,

@@ -43,8 +43,8 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
         // two tiles of filters; and 46 gradient columns (45 weights and the bias) in two tiles.
         ConvCase{{5, 3, 30, 30}, 40, {3, 3, 1, 1, Padding::valid}},
         ConvCase{{3, 5, 17, 19}, 33, {3, 3, 2, 1, Padding::same}});
-    const auto method = GENERATE(ops::FilterGradient::gemm, ops::FilterGradient::split);
-    INFO(describe(c) << ", filter gradient by " << (method == ops::FilterGradient::gemm ? "GEMM" : "split reduction"));
+    const auto method = GENERATE(ops::ConvMethod::gemm, ops::ConvMethod::own);
+    INFO(describe(c) << (method == ops::ConvMethod::gemm ? ", im2col and CLBlast" : ", own kernels"));
     const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
     const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
     const std::size_t workspace_elements = ops::conv2d_workspace_elements(c.x, c.filters, c.geometry);
@@ -52,7 +52,8 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
     test::WeightedLayerTensors layer(c.x, w_shape, b_shape, y_shape, 31, workspace_elements);
     test::TestTensors& t = layer.t;
     ops::Runtime& runtime = test::op_runtime();
-    ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace]);
+    ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace],
+                        method);
     std::vector<float> y_ref(y_shape.count());
     ref::conv2d_forward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, y_ref);
     test::require_close(t.read(layer.y), y_ref, tolerance, "y");
