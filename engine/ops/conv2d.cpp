@@ -109,8 +109,8 @@ void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& co
                    l.stride_w, l.rows.pad_before, l.cols.pad_before, x, col);
 }
 
-constexpr std::size_t tile = Layout::tile;  // outputs per group side in conv2d_filter_gradient_partial
-constexpr std::size_t group_side = 8;         // its reqd_work_group_size
+constexpr std::size_t tile = Layout::tile;  // outputs per group side in the own kernels
+constexpr std::size_t group_side = 8;       // their reqd_work_group_size
 
 ConvMethod resolved(const Runtime& runtime, ConvMethod method) {
     if (method != ConvMethod::automatic) return method;
@@ -121,13 +121,13 @@ ConvMethod resolved(const Runtime& runtime, ConvMethod method) {
 void require_group(Runtime& runtime, const char* kernel_name, const char* what) {
     const cl::Kernel& k = runtime.kernel("conv2d", kernel_name);
     if (k.max_group_size() < group_side * group_side)
-        throw std::runtime_error(std::string(what) + " needs work-groups of " + std::to_string(group_side * group_side) +
-                                 " work-items, and " + runtime.device().name + " allows " +
-                                 std::to_string(k.max_group_size()) + " for it");
+        throw std::runtime_error(std::string(what) + " needs work-groups of " +
+                                 std::to_string(group_side * group_side) + " work-items, and " + runtime.device().name +
+                                 " allows " + std::to_string(k.max_group_size()) + " for it");
 }
 
-void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& cnhw, const Tensor& col, const Tensor& partial,
-                     const Tensor& dweight, const Tensor& dbias) {
+void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& cnhw, const Tensor& col,
+                           const Tensor& partial, const Tensor& dweight, const Tensor& dbias) {
     const std::size_t columns = l.col_rows() + 1;  // the col rows, then the bias
     require_group(runtime, "conv2d_filter_gradient_partial", "Conv2D backward");
     runtime.run_groups("conv2d", "conv2d_filter_gradient_partial",
@@ -151,9 +151,9 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
         require_group(runtime, "conv2d_forward_implicit", "Conv2D forward");
         runtime.run_groups("conv2d", "conv2d_forward_implicit",
                            {(l.col_columns() + tile - 1) / tile, (std::size_t(l.filters) + tile - 1) / tile, 1},
-                           {group_side, group_side, 1}, l.batch, l.channels, l.height, l.width, l.rows.out,
-                           l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before,
-                           l.cols.pad_before, l.filters, x, weight, bias, y);
+                           {group_side, group_side, 1}, l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out,
+                           l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before, l.cols.pad_before,
+                           l.filters, x, weight, bias, y);
         return;
     }
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);

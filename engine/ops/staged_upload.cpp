@@ -49,8 +49,8 @@ void StagedUpload::write_bytes(Runtime& runtime, const Tensor& tensor, const voi
     slot.bytes.resize(bytes);
     std::memcpy(slot.bytes.data(), data, bytes);
     cl_event event = nullptr;
-    cl::check(clEnqueueWriteBuffer(runtime.queue().get(), tensor.buffer, CL_FALSE, tensor.offset * sizeof(float),
-                                   bytes, slot.bytes.data(), 0, nullptr, &event),
+    cl::check(clEnqueueWriteBuffer(runtime.queue().get(), tensor.buffer, CL_FALSE, tensor.offset * sizeof(float), bytes,
+                                   slot.bytes.data(), 0, nullptr, &event),
               "clEnqueueWriteBuffer", "upload of " + what + " " + tensor.shape.to_string());
     slot.event = cl::Handle<cl_event, clRetainEvent, clReleaseEvent>(event);
 }

@@ -74,8 +74,9 @@ void DeviceTrainingSet::load_batch(std::span<const std::size_t> indices, model::
     }
     const Tensor index_tensor{indices_.get(), 0, Shape{count, 1, 1, 1}};
     index_upload_.write_ints(runtime_, index_tensor, index_values_, "the batch's sample numbers");
-    ops::gather_samples(runtime_, Tensor{images_.get(), 0, set_shape_}, Tensor{labels_.get(), 0, Shape{set_shape_.n, 1, 1, 1}},
-                        index_tensor, network.input_batch(count), network.labels_batch(count));
+    ops::gather_samples(runtime_, Tensor{images_.get(), 0, set_shape_},
+                        Tensor{labels_.get(), 0, Shape{set_shape_.n, 1, 1, 1}}, index_tensor,
+                        network.input_batch(count), network.labels_batch(count));
 }
 
 }  // namespace bps::session
