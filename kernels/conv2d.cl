@@ -64,6 +64,19 @@ __kernel void conv2d_bias_gradient(const int channels, const int row_length,
 // both operands stream through local memory 16 values of P at a time.
 #define FG_TILE 32
 #define FG_STEP 16
+
+// One staged step of the tiled products below: acc[i][j] += a[k][ty + 8i] * b[k][tx + 8j] over
+// the FG_STEP values of k, the 4x4 outputs of work-item (tx, ty).
+inline void multiply_step(__local const float (*a)[FG_TILE], __local const float (*b)[FG_TILE], const int tx,
+                          const int ty, float acc[4][4]) {
+    for (int k = 0; k < FG_STEP; ++k) {
+        float left[4], right[4];
+        for (int i = 0; i < 4; ++i) left[i] = a[k][ty + 8 * i];
+        for (int j = 0; j < 4; ++j) right[j] = b[k][tx + 8 * j];
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j) acc[i][j] = mad(left[i], right[j], acc[i][j]);
+    }
+}
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void conv2d_filter_gradient_partial(const int filters, const int rows, const int length, const int chunk,
                                     __global const float* dy, const int dy_off,
@@ -74,9 +87,7 @@ void conv2d_filter_gradient_partial(const int filters, const int rows, const int
     const int tx = get_local_id(0), ty = get_local_id(1), item = ty * 8 + tx;
     const int n0 = get_group_id(0) * FG_TILE, m0 = get_group_id(1) * FG_TILE, s = get_group_id(2);
     const int begin = s * chunk, end = min(begin + chunk, length);
-    float acc[4][4];
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) acc[i][j] = 0.0f;
+    float acc[4][4] = {{0.0f}};
     for (int p0 = begin; p0 < end; p0 += FG_STEP) {
         // 32 rows x 16 values of each operand, 8 per work-item, P fastest for coalesced reads.
         for (int e = item; e < FG_TILE * FG_STEP; e += 64) {
@@ -87,13 +98,7 @@ void conv2d_filter_gradient_partial(const int filters, const int rows, const int
             col_tile[k][r] = !in_p || n > rows ? 0.0f : n == rows ? 1.0f : col[col_off + n * length + p];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int k = 0; k < FG_STEP; ++k) {
-            float a[4], b[4];
-            for (int i = 0; i < 4; ++i) a[i] = dy_tile[k][ty + 8 * i];
-            for (int j = 0; j < 4; ++j) b[j] = col_tile[k][tx + 8 * j];
-            for (int i = 0; i < 4; ++i)
-                for (int j = 0; j < 4; ++j) acc[i][j] = mad(a[i], b[j], acc[i][j]);
-        }
+        multiply_step(dy_tile, col_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     const int columns = rows + 1;
@@ -131,9 +136,7 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
     const int q = q0 + load_n;
     const int sample = q / plane, position = q % plane;
     const int top = (position / out_w) * stride_h - pad_top, left = (position % out_w) * stride_w - pad_left;
-    float acc[4][4];
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) acc[i][j] = 0.0f;
+    float acc[4][4] = {{0.0f}};
     for (int k0 = 0; k0 < rows; k0 += FG_STEP) {
         for (int e = item; e < FG_TILE * FG_STEP; e += 64) {
             const int r = e / FG_STEP, k = e % FG_STEP;  // weight: K fastest, for coalesced reads
@@ -152,13 +155,7 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
             x_tile[k][load_n] = value;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int k = 0; k < FG_STEP; ++k) {
-            float a[4], b[4];
-            for (int i = 0; i < 4; ++i) a[i] = w_tile[k][ty + 8 * i];
-            for (int j = 0; j < 4; ++j) b[j] = x_tile[k][tx + 8 * j];
-            for (int i = 0; i < 4; ++i)
-                for (int j = 0; j < 4; ++j) acc[i][j] = mad(a[i], b[j], acc[i][j]);
-        }
+        multiply_step(w_tile, x_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     for (int j = 0; j < 4; ++j) {

@@ -169,14 +169,15 @@ void Network::plan_memory() {
     probabilities_ = add("probabilities", out, true);
     totals_ = add("metric_totals", Shape{1, 2, 1, 1}, false);
 
-    // How each backward writes its input gradients: the first write into a tensor's memory
-    // (in backward order) overwrites it, later ones add to it. Flatten writes nothing itself;
-    // its readers write straight into its input's memory.
+    // Which outputs need a gradient, in execution order: a trainable parameter here or upstream.
     for (std::unique_ptr<Node>& node : nodes_) {
         node->gradient_needed = false;
         for (std::size_t p : node->parameters) node->gradient_needed |= parameters_[p].gradient.has_value();
         for (int producer : node->inputs) node->gradient_needed |= nodes_[producer]->gradient_needed;
     }
+    // How each backward writes its input gradients: the first write into a tensor's memory
+    // (in backward order) overwrites it, later ones add to it. Flatten writes nothing itself;
+    // its readers write straight into its input's memory.
     std::vector<bool> written(nodes_.size(), false);
     for (std::size_t i = nodes_.size(); i-- > 0;) {
         Node& node = *nodes_[i];

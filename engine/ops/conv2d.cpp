@@ -27,6 +27,9 @@ struct Layout {
     std::size_t col_rows() const { return std::size_t(channels) * std::size_t(kernel_h) * std::size_t(kernel_w); }
     std::size_t col_columns() const { return std::size_t(batch) * std::size_t(rows.out) * std::size_t(cols.out); }
     std::size_t plane() const { return std::size_t(rows.out) * std::size_t(cols.out); }
+    // Rounded up to a multiple of 16 values: 64 bytes, the boundary each workspace region starts
+    // on (GEMM kernels read it faster), and the own kernels' step.
+    static std::size_t aligned(std::size_t count) { return (count + 15) / 16 * 16; }
     // The filter gradient sums over P in chunks of at least min_chunk values (a multiple of the
     // kernel's step of 16), enough of them that the work-groups (output tiles x chunks) fill a
     // large GPU, but no more than that: the partial sums stay a small buffer.
@@ -37,13 +40,11 @@ struct Layout {
     std::size_t chunk() const {
         const std::size_t wanted_chunks = std::max<std::size_t>(1, (target_groups + tiles() - 1) / tiles());
         const std::size_t even = (col_columns() + wanted_chunks - 1) / wanted_chunks;
-        return std::max(min_chunk, (even + 15) / 16 * 16);
+        return std::max(min_chunk, aligned(even));
     }
     std::size_t chunks() const { return (col_columns() + chunk() - 1) / chunk(); }
     // One partial sum per chunk, filter and (col row or bias).
     std::size_t partial_count() const { return chunks() * std::size_t(filters) * (col_rows() + 1); }
-    // Each region starts on a 64-byte boundary, which GEMM kernels read faster.
-    static std::size_t aligned(std::size_t offset) { return (offset + 15) / 16 * 16; }
     std::size_t cnhw_offset() const { return aligned(col_rows() * col_columns()); }
     std::size_t partial_offset() const { return aligned(cnhw_offset() + std::size_t(filters) * col_columns()); }
     std::size_t workspace() const { return partial_offset() + partial_count(); }

@@ -2,8 +2,7 @@
 // 2-D convolution (cross-correlation, as in Keras), forward and backward. The batch is unrolled
 // into one column matrix (im2col) so the input gradient is one CLBlast GEMM; the forward and the
 // filter gradient are CLBlast GEMMs or own kernels (ConvMethod below); the layout changes, bias
-// and col2im are kernels/conv2d.cl. All scratch memory is the caller's workspace,
-// planned once.
+// and col2im are kernels/conv2d.cl. All scratch memory is the caller's workspace, planned once.
 //
 // Tolerances (float32 against the float reference, normwise relative, see tests/engine/ops/
 // test_conv2d.cpp): 1e-5 for y, dx, dweight and dbias. Each y and dx value sums at most a few

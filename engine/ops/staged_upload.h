@@ -10,7 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <span>
-#include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/cl/handle.h"
@@ -28,8 +28,8 @@ public:
 
     // The values must fill the tensor (as Runtime::write). Throws cl::ClError naming `what` when
     // the enqueue fails or the slot's previous write ended in an error.
-    void write(Runtime& runtime, const Tensor& tensor, std::span<const float> values, const std::string& what);
-    void write_ints(Runtime& runtime, const Tensor& tensor, std::span<const int> values, const std::string& what);
+    void write(Runtime& runtime, const Tensor& tensor, std::span<const float> values, std::string_view what);
+    void write_ints(Runtime& runtime, const Tensor& tensor, std::span<const int> values, std::string_view what);
 
 private:
     struct Slot {
@@ -37,7 +37,7 @@ private:
         cl::Handle<cl_event, clRetainEvent, clReleaseEvent> event;
     };
     void write_bytes(Runtime& runtime, const Tensor& tensor, const void* data, std::size_t elements,
-                     std::size_t element_size, const std::string& what);
+                     std::size_t element_size, std::string_view what);
     std::array<Slot, 2> slots_;
     std::size_t next_ = 0;
 };

@@ -56,10 +56,6 @@ DeviceTrainingSet::DeviceTrainingSet(ops::Runtime& runtime, const datasets::Data
     labels_.write(runtime.queue(), set.labels.data(), set.labels.size() * sizeof(std::int32_t));
 }
 
-std::size_t DeviceTrainingSet::bytes() const noexcept {
-    return images_.bytes() + labels_.bytes() + indices_.bytes();
-}
-
 void DeviceTrainingSet::load_batch(std::span<const std::size_t> indices, model::Network& network) {
     const int count = static_cast<int>(indices.size());
     if (indices.empty() || count > batch_size_)

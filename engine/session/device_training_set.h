@@ -35,8 +35,6 @@ public:
     // each below the set's size), without blocking the host.
     void load_batch(std::span<const std::size_t> indices, model::Network& network);
 
-    std::size_t bytes() const noexcept;
-
     DeviceTrainingSet(const DeviceTrainingSet&) = delete;
     DeviceTrainingSet& operator=(const DeviceTrainingSet&) = delete;
 
