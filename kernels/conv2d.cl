@@ -55,19 +55,19 @@ __kernel void conv2d_bias_gradient(const int channels, const int row_length,
     dbias[dbias_off + c] = sum;
 }
 
-// The filter and bias gradients as one split reduction over the long dimension P = batch * out_h *
-// out_w (a skinny product: few outputs, each a sum of tens of thousands of terms, which one
-// work-group per output tile would walk serially). With dy_cnhw[Cout][P] and col[K][P]:
-//   partial[s][m][n] = sum over p in chunk s of dy_cnhw[m][p] * col[n][p]   (n < K)
-//   partial[s][m][K] = sum over p in chunk s of dy_cnhw[m][p]               (the bias gradient)
-// Groups of 8x8 work-items each own a 32x32 output tile (4x4 values per work-item) of one chunk;
-// both operands stream through local memory 16 values of P at a time.
+// The own kernels below are tiled matrix products: groups of 8x8 work-items each own a 32x32
+// output tile (4x4 values per work-item), with both operands staged through local memory 16
+// values of the summed dimension at a time. They read the convolution's tensors in place, so no
+// column matrix or layout change is ever written.
 #define FG_TILE 32
 #define FG_STEP 16
+// Local tiles are FG_STEP rows of FG_ROW floats: one spare column, so that the 16 work-items
+// storing one column of a tile (16 values of k, same tile row) hit 16 different banks.
+#define FG_ROW (FG_TILE + 1)
 
 // One staged step of the tiled products below: acc[i][j] += a[k][ty + 8i] * b[k][tx + 8j] over
 // the FG_STEP values of k, the 4x4 outputs of work-item (tx, ty).
-inline void multiply_step(__local const float (*a)[FG_TILE], __local const float (*b)[FG_TILE], const int tx,
+inline void multiply_step(__local const float (*a)[FG_ROW], __local const float (*b)[FG_ROW], const int tx,
                           const int ty, float acc[4][4]) {
     for (int k = 0; k < FG_STEP; ++k) {
         float left[4], right[4];
@@ -77,25 +77,56 @@ inline void multiply_step(__local const float (*a)[FG_TILE], __local const float
             for (int j = 0; j < 4; ++j) acc[i][j] = mad(left[i], right[j], acc[i][j]);
     }
 }
+// The filter and bias gradients as one split reduction over the long dimension P = batch * out_h *
+// out_w (a skinny product: few outputs, each a sum of tens of thousands of terms, which one
+// work-group per output tile would walk serially). With dy[Cout][P] read in place from NCHW and
+// col[K][P] read from x where im2col would have copied it from:
+//   partial[s][m][n] = sum over p in chunk s of dy[m][p] * col[n][p]   (n < K)
+//   partial[s][m][K] = sum over p in chunk s of dy[m][p]               (the bias gradient)
+// One group per (32x32 tile of filters x gradient columns, chunk).
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
-void conv2d_filter_gradient_partial(const int filters, const int rows, const int length, const int chunk,
+void conv2d_filter_gradient_partial(const int batch, const int channels, const int height, const int width,
+                                    const int out_h, const int out_w, const int kernel_h, const int kernel_w,
+                                    const int stride_h, const int stride_w, const int pad_top, const int pad_left,
+                                    const int filters, const int chunk,
+                                    __global const float* x, const int x_off,
                                     __global const float* dy, const int dy_off,
-                                    __global const float* col, const int col_off,
                                     __global float* partial, const int partial_off) {
-    __local float dy_tile[FG_STEP][FG_TILE];
-    __local float col_tile[FG_STEP][FG_TILE];
+    __local float dy_tile[FG_STEP][FG_ROW];
+    __local float col_tile[FG_STEP][FG_ROW];
     const int tx = get_local_id(0), ty = get_local_id(1), item = ty * 8 + tx;
     const int n0 = get_group_id(0) * FG_TILE, m0 = get_group_id(1) * FG_TILE, s = get_group_id(2);
+    const int rows = channels * kernel_h * kernel_w, plane = out_h * out_w, length = batch * plane;
     const int begin = s * chunk, end = min(begin + chunk, length);
+    // Each work-item loads the same value of P (k) of tile rows r0, r0 + 4, ... r0 + 28 in every
+    // step, so the x offsets of its 8 gradient columns are decoded once: -1 marks the bias column
+    // and -2 a column past it.
+    const int k = item % FG_STEP, r0 = item / FG_STEP;
+    int x_offset[8], row_in_kernel[8], column_in_kernel[8];
+    for (int t = 0; t < 8; ++t) {
+        const int n = n0 + r0 + 4 * t;
+        const int kj = n % kernel_w, ki = (n / kernel_w) % kernel_h, ci = n / (kernel_w * kernel_h);
+        x_offset[t] = n < rows ? (ci * height + ki) * width + kj : n == rows ? -1 : -2;
+        row_in_kernel[t] = ki;
+        column_in_kernel[t] = kj;
+    }
     float acc[4][4] = {{0.0f}};
     for (int p0 = begin; p0 < end; p0 += FG_STEP) {
-        // 32 rows x 16 values of each operand, 8 per work-item, P fastest for coalesced reads.
-        for (int e = item; e < FG_TILE * FG_STEP; e += 64) {
-            const int r = e / FG_STEP, k = e % FG_STEP, p = p0 + k;
-            const int m = m0 + r, n = n0 + r;
-            const bool in_p = p < end;
-            dy_tile[k][r] = in_p && m < filters ? dy[dy_off + m * length + p] : 0.0f;
-            col_tile[k][r] = !in_p || n > rows ? 0.0f : n == rows ? 1.0f : col[col_off + n * length + p];
+        const int p = p0 + k;
+        const bool in_p = p < end;
+        const int sample = p / plane, position = p % plane;
+        const int top = (position / out_w) * stride_h - pad_top, left = (position % out_w) * stride_w - pad_left;
+        const int x_base = x_off + (sample * channels * height + top) * width + left;
+        const int dy_base = dy_off + sample * filters * plane + position;
+        for (int t = 0; t < 8; ++t) {
+            const int r = r0 + 4 * t, m = m0 + r;
+            dy_tile[k][r] = in_p && m < filters ? dy[dy_base + m * plane] : 0.0f;
+            const int ih = top + row_in_kernel[t], iw = left + column_in_kernel[t];
+            const bool inside = ih >= 0 && ih < height && iw >= 0 && iw < width;
+            col_tile[k][r] = !in_p || x_offset[t] == -2 ? 0.0f
+                             : x_offset[t] == -1        ? 1.0f
+                             : inside                   ? x[x_base + x_offset[t]]
+                                                        : 0.0f;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         multiply_step(dy_tile, col_tile, tx, ty, acc);
@@ -108,6 +139,70 @@ void conv2d_filter_gradient_partial(const int filters, const int rows, const int
         for (int j = 0; j < 4; ++j) {
             const int n = n0 + tx + 8 * j;
             if (n < columns) partial[partial_off + (s * filters + m) * columns + n] = acc[i][j];
+        }
+    }
+}
+
+// The input gradient as an implicit GEMM (a transposed convolution): dx[C][Q] with Q = batch *
+// height * width, summed over R = (kernel position, filter):
+//   dx[c][q] = sum over (ki, kj, m) of weight[m][c][ki][kj] * dy[m][oh][ow] of q's sample,
+// where oh * stride_h = ih + pad_top - ki (and the same for columns): the output position whose
+// window put that weight on x[c][ih][iw]; none when that is not a whole position inside dy. The
+// summed dimension walks one kernel position at a time, 16 filters per step (the last step of
+// each position zero-padded), so the dy position each work-item reads is decoded once per step.
+// One group per 32x32 tile of (input channels x input positions); accumulate != 0 adds to dx.
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void conv2d_backward_data_implicit(const int batch, const int channels, const int height, const int width,
+                                   const int out_h, const int out_w, const int kernel_h, const int kernel_w,
+                                   const int stride_h, const int stride_w, const int pad_top, const int pad_left,
+                                   const int filters,
+                                   __global const float* weight, const int weight_off,
+                                   __global const float* dy, const int dy_off,
+                                   __global float* dx, const int dx_off, const int accumulate) {
+    __local float w_tile[FG_STEP][FG_ROW];
+    __local float dy_tile[FG_STEP][FG_ROW];
+    const int tx = get_local_id(0), ty = get_local_id(1), item = ty * 8 + tx;
+    const int q0 = get_group_id(0) * FG_TILE, c0 = get_group_id(1) * FG_TILE;
+    const int image = height * width, columns = batch * image, plane = out_h * out_w;
+    const int kernel_area = kernel_h * kernel_w;
+    // The input position each work-item loads dy for: decoded once.
+    const int load_q = item % FG_TILE, load_k = item / FG_TILE;  // and load_k + 2, + 4, ... (8 rows)
+    const int q = q0 + load_q;
+    const int sample = q / image, ih = (q % image) / width, iw = q % width;
+    // The weights: each work-item loads filter k of tile rows (channels) w_r0, w_r0 + 4, ...
+    const int w_k = item % FG_STEP, w_r0 = item / FG_STEP;
+    float acc[4][4] = {{0.0f}};
+    for (int kk = 0; kk < kernel_area; ++kk) {
+        const int ki = kk / kernel_w, kj = kk % kernel_w;
+        const int th = ih + pad_top - ki, tw = iw + pad_left - kj;
+        const int oh = th / stride_h, ow = tw / stride_w;
+        const bool hit = q < columns && th >= 0 && tw >= 0 && th % stride_h == 0 && tw % stride_w == 0 &&
+                         oh < out_h && ow < out_w;
+        const int dy_base = dy_off + sample * filters * plane + oh * out_w + ow;
+        for (int m0 = 0; m0 < filters; m0 += FG_STEP) {
+            for (int t = 0; t < 8; ++t) {
+                const int c = c0 + w_r0 + 4 * t, m = m0 + w_k;
+                w_tile[w_k][w_r0 + 4 * t] =
+                    c < channels && m < filters ? weight[weight_off + (m * channels + c) * kernel_area + kk] : 0.0f;
+            }
+            for (int k = load_k; k < FG_STEP; k += 2) {
+                const int m = m0 + k;
+                dy_tile[k][load_q] = hit && m < filters ? dy[dy_base + m * plane] : 0.0f;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            multiply_step(w_tile, dy_tile, tx, ty, acc);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+    for (int j = 0; j < 4; ++j) {
+        const int column = q0 + tx + 8 * j;
+        if (column >= columns) continue;
+        const int n = column / image, position = column % image;
+        for (int i = 0; i < 4; ++i) {
+            const int c = c0 + ty + 8 * i;
+            if (c >= channels) continue;
+            const int index = dx_off + (n * channels + c) * image + position;
+            dx[index] = accumulate ? dx[index] + acc[i][j] : acc[i][j];
         }
     }
 }
@@ -126,8 +221,8 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
                              __global const float* weight, const int weight_off,
                              __global const float* bias, const int bias_off,
                              __global float* y, const int y_off) {
-    __local float w_tile[FG_STEP][FG_TILE];
-    __local float x_tile[FG_STEP][FG_TILE];
+    __local float w_tile[FG_STEP][FG_ROW];
+    __local float x_tile[FG_STEP][FG_ROW];
     const int tx = get_local_id(0), ty = get_local_id(1), item = ty * 8 + tx;
     const int q0 = get_group_id(0) * FG_TILE, m0 = get_group_id(1) * FG_TILE;
     const int rows = channels * kernel_h * kernel_w, plane = out_h * out_w, columns = batch * plane;

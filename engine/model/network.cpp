@@ -134,7 +134,7 @@ void Network::plan_memory() {
                 const Shape weight{layer.units, in.c, layer.conv.kernel_h, layer.conv.kernel_w};
                 add_parameter(node, "weight", weight, layer.initializer, train::conv_fans(weight), true);
                 add_parameter(node, "bias", channels, train::Initializer::zeros, {1, 1}, true);
-                workspace = std::max(workspace, ops::conv2d_workspace_elements(in, layer.units, layer.conv));
+                workspace = std::max(workspace, ops::conv2d_workspace_elements(runtime_, in, layer.units, layer.conv));
                 break;
             }
             case LayerType::batch_norm:

@@ -1,6 +1,7 @@
 #include "engine/ops/conv2d.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -45,9 +46,13 @@ struct Layout {
     std::size_t chunks() const { return (col_columns() + chunk() - 1) / chunk(); }
     // One partial sum per chunk, filter and (col row or bias).
     std::size_t partial_count() const { return chunks() * std::size_t(filters) * (col_rows() + 1); }
+    // The gemm method's workspace: col, then the cnhw product. The own kernels' workspace: the
+    // partial sums alone (they read x and dy in place).
     std::size_t cnhw_offset() const { return aligned(col_rows() * col_columns()); }
-    std::size_t partial_offset() const { return aligned(cnhw_offset() + std::size_t(filters) * col_columns()); }
-    std::size_t workspace() const { return partial_offset() + partial_count(); }
+    std::size_t gemm_workspace() const { return cnhw_offset() + std::size_t(filters) * col_columns(); }
+    std::size_t workspace(ConvMethod method) const {
+        return method == ConvMethod::own ? partial_count() : gemm_workspace();
+    }
 };
 
 Layout layout_of(const Shape& input, int out_channels, const Conv2dGeometry& g) {
@@ -63,12 +68,18 @@ Layout layout_of(const Shape& input, int out_channels, const Conv2dGeometry& g) 
                    g.kernel_w,
                    g.stride_h,
                    g.stride_w};
-    // The kernels index with int, the OpenCL C type every device handles.
-    if (l.workspace() > std::size_t(INT_MAX))
+    // The kernels index with int, the OpenCL C type every device handles. The column matrix is
+    // the largest thing either method indexes (it holds every value the products read).
+    if (l.gemm_workspace() > std::size_t(INT_MAX))
         throw std::invalid_argument(
             "Conv2D: a " + input.to_string() + " input with a " + size_text(g.kernel_h, g.kernel_w) + " kernel needs " +
-            std::to_string(l.workspace()) + " workspace values, more than one kernel can index");
+            std::to_string(l.gemm_workspace()) + " workspace values, more than one kernel can index");
     return l;
+}
+
+ConvMethod resolved(const Runtime& runtime, ConvMethod method) {
+    if (method != ConvMethod::automatic) return method;
+    return runtime.device().kind == cl::DeviceKind::Cpu ? ConvMethod::gemm : ConvMethod::own;
 }
 
 void require_shape(const Tensor& tensor, const Shape& expected, const char* op, const char* what, const Shape& x) {
@@ -79,13 +90,13 @@ void require_shape(const Tensor& tensor, const Shape& expected, const char* op, 
 
 // Checks the parameters and the workspace; the weight's first dimension gives the filter count.
 Layout checked_layout(const Conv2dGeometry& g, const Tensor& x, const Tensor& weight, const Tensor& bias,
-                      const Tensor& workspace, const char* op, const char* bias_name) {
+                      const Tensor& workspace, ConvMethod method, const char* op, const char* bias_name) {
     const Layout l = layout_of(x.shape, weight.shape.n, g);
     require_shape(weight, Shape{l.filters, l.channels, g.kernel_h, g.kernel_w}, op, "weight", x.shape);
     require_shape(bias, Shape{1, l.filters, 1, 1}, op, bias_name, x.shape);
-    if (workspace.count() < l.workspace())
+    if (workspace.count() < l.workspace(method))
         throw std::invalid_argument(std::string("Conv2D ") + op + ": workspace " + workspace.shape.to_string() +
-                                    " holds fewer than the " + std::to_string(l.workspace()) + " values a " +
+                                    " holds fewer than the " + std::to_string(l.workspace(method)) + " values a " +
                                     x.shape.to_string() + " input needs");
     return l;
 }
@@ -101,7 +112,7 @@ Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.col_columns());
 }
 Tensor partial_of(const Tensor& workspace, const Layout& l) {
-    return region(workspace, l.partial_offset(), l.partial_count());
+    return region(workspace, 0, l.partial_count());
 }
 
 void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& col) {
@@ -113,11 +124,6 @@ void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& co
 constexpr std::size_t tile = Layout::tile;  // outputs per group side in the own kernels
 constexpr std::size_t group_side = 8;       // their reqd_work_group_size
 
-ConvMethod resolved(const Runtime& runtime, ConvMethod method) {
-    if (method != ConvMethod::automatic) return method;
-    return runtime.device().kind == cl::DeviceKind::Cpu ? ConvMethod::gemm : ConvMethod::own;
-}
-
 // The own kernels are written for groups of 8x8 work-items.
 void require_group(Runtime& runtime, const char* kernel_name, const char* what) {
     const cl::Kernel& k = runtime.kernel("conv2d", kernel_name);
@@ -127,34 +133,45 @@ void require_group(Runtime& runtime, const char* kernel_name, const char* what) 
                                  " allows " + std::to_string(k.max_group_size()) + " for it");
 }
 
-void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& cnhw, const Tensor& col,
-                           const Tensor& partial, const Tensor& dweight, const Tensor& dbias) {
+// The geometry arguments every implicit kernel takes first.
+template <typename... Rest>
+void run_implicit(Runtime& runtime, const char* kernel_name, const char* what, std::array<std::size_t, 3> groups,
+                  const Layout& l, const Rest&... rest) {
+    require_group(runtime, kernel_name, what);
+    runtime.run_groups("conv2d", kernel_name, groups, {group_side, group_side, 1}, l.batch, l.channels, l.height,
+                       l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w,
+                       l.rows.pad_before, l.cols.pad_before, l.filters, rest...);
+}
+
+std::size_t tiles_of(std::size_t count) {
+    return (count + tile - 1) / tile;
+}
+
+// dweight and dbias from x and dy in place: chunk partial sums, then their ordered sum.
+void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& dy, const Tensor& partial,
+                           const Tensor& dweight, const Tensor& dbias) {
     const std::size_t columns = l.col_rows() + 1;  // the col rows, then the bias
-    require_group(runtime, "conv2d_filter_gradient_partial", "Conv2D backward");
-    runtime.run_groups("conv2d", "conv2d_filter_gradient_partial",
-                       {(columns + tile - 1) / tile, (std::size_t(l.filters) + tile - 1) / tile, l.chunks()},
-                       {group_side, group_side, 1}, l.filters, static_cast<int>(l.col_rows()),
-                       static_cast<int>(l.col_columns()), static_cast<int>(l.chunk()), cnhw, col, partial);
+    run_implicit(runtime, "conv2d_filter_gradient_partial", "Conv2D backward",
+                 {tiles_of(columns), tiles_of(std::size_t(l.filters)), l.chunks()}, l, static_cast<int>(l.chunk()), x,
+                 dy, partial);
     runtime.run_3d("conv2d", "conv2d_filter_gradient_sum", columns, std::size_t(l.filters), 1, l.filters,
                    static_cast<int>(l.col_rows()), static_cast<int>(l.chunks()), partial, dweight, dbias);
 }
 }  // namespace
 
-std::size_t conv2d_workspace_elements(const Shape& input, int out_channels, const Conv2dGeometry& geometry) {
-    return layout_of(input, out_channels, geometry).workspace();
+std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
+                                      const Conv2dGeometry& geometry, ConvMethod method) {
+    return layout_of(input, out_channels, geometry).workspace(resolved(runtime, method));
 }
 
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                     const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvMethod method) {
-    const Layout l = checked_layout(geometry, x, weight, bias, workspace, "forward", "bias");
+    method = resolved(runtime, method);
+    const Layout l = checked_layout(geometry, x, weight, bias, workspace, method, "forward", "bias");
     require_shape(y, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "forward", "y", x.shape);
-    if (resolved(runtime, method) == ConvMethod::own) {
-        require_group(runtime, "conv2d_forward_implicit", "Conv2D forward");
-        runtime.run_groups("conv2d", "conv2d_forward_implicit",
-                           {(l.col_columns() + tile - 1) / tile, (std::size_t(l.filters) + tile - 1) / tile, 1},
-                           {group_side, group_side, 1}, l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out,
-                           l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before, l.cols.pad_before,
-                           l.filters, x, weight, bias, y);
+    if (method == ConvMethod::own) {
+        run_implicit(runtime, "conv2d_forward_implicit", "Conv2D forward",
+                     {tiles_of(l.col_columns()), tiles_of(std::size_t(l.filters)), 1}, l, x, weight, bias, y);
         return;
     }
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
@@ -169,26 +186,29 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
 void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                      const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
                      const Tensor& workspace, ConvMethod method) {
-    const Layout l = checked_layout(geometry, x, weight, dbias, workspace, "backward", "dbias");
+    method = resolved(runtime, method);
+    const Layout l = checked_layout(geometry, x, weight, dbias, workspace, method, "backward", "dbias");
     require_shape(dy, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "backward", "dy", x.shape);
     require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
     if (dx.buffer != nullptr) require_shape(dx, x.shape, "backward", "dx", x.shape);
+    if (method == ConvMethod::own) {
+        split_filter_gradient(runtime, l, x, dy, partial_of(workspace, l), dweight, dbias);
+        if (dx.buffer != nullptr)
+            run_implicit(runtime, "conv2d_backward_data_implicit", "Conv2D backward",
+                         {tiles_of(x.shape.count() / std::size_t(l.channels)), tiles_of(std::size_t(l.channels)), 1}, l,
+                         weight, dy, dx, static_cast<int>(dx_write == GradWrite::accumulate));
+        return;
+    }
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
-
     runtime.run_3d("conv2d", "conv2d_to_cnhw", l.plane(), std::size_t(l.filters), std::size_t(l.batch), l.batch,
                    l.filters, static_cast<int>(l.plane()), dy, cnhw);
     // The forward's col may have been overwritten by layers sharing the workspace: rebuild it.
     im2col(runtime, l, x, col);
     // dweight[Cout, K] = dy_cnhw[Cout, P] * col[K, P]^T and dbias[Cout] = the row sums of dy_cnhw.
-    if (resolved(runtime, method) == ConvMethod::own) {
-        split_filter_gradient(runtime, l, cnhw, col, partial_of(workspace, l), dweight, dbias);
-    } else {
-        runtime.run("conv2d", "conv2d_bias_gradient", std::size_t(l.filters), l.filters, static_cast<int>(p), cnhw,
-                    dbias);
-        gemm(runtime, std::size_t(l.filters), k, p, 1.0f, {cnhw, p}, {col, p, true}, 0.0f, dweight, k,
-             "Conv2D backward (weight gradient)");
-    }
+    runtime.run("conv2d", "conv2d_bias_gradient", std::size_t(l.filters), l.filters, static_cast<int>(p), cnhw, dbias);
+    gemm(runtime, std::size_t(l.filters), k, p, 1.0f, {cnhw, p}, {col, p, true}, 0.0f, dweight, k,
+         "Conv2D backward (weight gradient)");
     if (dx.buffer == nullptr) return;
     // dcol[K, P] = weight[Cout, K]^T * dy_cnhw[Cout, P], into col: the in-order queue has finished
     // the weight gradient's reads of col before this GEMM writes it.

@@ -1,8 +1,8 @@
 #pragma once
-// 2-D convolution (cross-correlation, as in Keras), forward and backward. The batch is unrolled
-// into one column matrix (im2col) so the input gradient is one CLBlast GEMM; the forward and the
-// filter gradient are CLBlast GEMMs or own kernels (ConvMethod below); the layout changes, bias
-// and col2im are kernels/conv2d.cl. All scratch memory is the caller's workspace, planned once.
+// 2-D convolution (cross-correlation, as in Keras), forward and backward, as CLBlast GEMMs over
+// an unrolled column matrix (im2col) or as own kernels that read the tensors in place (ConvMethod
+// below); the kernels are kernels/conv2d.cl. All scratch memory is the caller's workspace,
+// planned once.
 //
 // Tolerances (float32 against the float reference, normwise relative, see tests/engine/ops/
 // test_conv2d.cpp): 1e-5 for y, dx, dweight and dbias. Each y and dx value sums at most a few
@@ -20,22 +20,26 @@ using model::conv2d_output_shape;
 using model::Conv2dGeometry;
 using model::Padding;
 
-// Scratch memory (in float elements) the forward and backward need for this input; the model plans it once.
-std::size_t conv2d_workspace_elements(const Shape& input, int out_channels, const Conv2dGeometry& geometry);
-
-// Which kernels a convolution runs. The filter gradient, dweight[Cout, K] = dy[Cout, P] x
-// col[K, P]^T with P = batch x output positions, is a skinny product: few outputs, each a sum of
-// tens of thousands of terms.
-//   gemm: im2col, then CLBlast: one GEMM forward (and a bias kernel), and one GEMM for the
-//     filter gradient, whose few output tiles walk all of P serially. Fast on a CPU, where a
-//     few work-groups are all the cores.
-//   own: kernels/conv2d.cl's own kernels. The forward is an implicit GEMM that reads x in place
-//     and writes y in NCHW with its bias (no column matrix). The filter gradient splits P
-//     into chunks, one work-group per (32x32 tile, chunk), then sums the chunks; the bias is one
-//     more column. On GPUs this fills the device.
+// Which kernels a convolution runs. With col[K, P] the column matrix (K = Cin x kh x kw, P =
+// batch x output positions), the forward is weight[Cout, K] x col, the filter gradient
+// dy[Cout, P] x col^T (a skinny product: few outputs, each a sum of tens of thousands of terms)
+// and the input gradient weight^T x dy folded back onto x.
+//   gemm: im2col, then CLBlast: one GEMM forward (and a bias kernel); for the backward, dy in
+//     the GEMM's layout, one GEMM for the filter gradient (whose few output tiles walk all of P
+//     serially) and one for the column gradient, then col2im. Fast on a CPU, where a few
+//     work-groups are all the cores.
+//   own: kernels/conv2d.cl's implicit GEMMs, which read x, dy and the weights in place and write
+//     NCHW, so nothing the size of col is ever written: 1 kernel forward (bias included), 3
+//     backward. The filter gradient splits P into chunks, one work-group per (32x32 tile,
+//     chunk), then sums the chunks in order (the bias is one more column); the input gradient is
+//     a transposed convolution. On GPUs this fills the device and saves col's memory.
 //   automatic: own on GPUs and accelerators, gemm on CPUs (measured: docs/performance.md).
-// The input gradient is CLBlast's GEMM and col2im either way.
 enum class ConvMethod { automatic, gemm, own };
+
+// Scratch memory (in float elements) the forward and backward need for this input with this
+// method on this runtime's device; the model plans it once.
+std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
+                                      const Conv2dGeometry& geometry, ConvMethod method = ConvMethod::automatic);
 
 // x: N x Cin x H x W, weight: Cout x Cin x kh x kw, bias: 1 x Cout x 1 x 1, y: conv2d_output_shape(...),
 // workspace: a tensor of at least conv2d_workspace_elements (shape e.g. {1, elements, 1, 1}).

@@ -42,16 +42,19 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
         // Long enough for the split filter gradient to sum 16 chunks (the last one short) over
         // two tiles of filters; and 46 gradient columns (45 weights and the bias) in two tiles.
         ConvCase{{5, 3, 30, 30}, 40, {3, 3, 1, 1, Padding::valid}},
-        ConvCase{{3, 5, 17, 19}, 33, {3, 3, 2, 1, Padding::same}});
+        ConvCase{{3, 5, 17, 19}, 33, {3, 3, 2, 1, Padding::same}},
+        // The input gradient over two tiles of 37 input channels, from 20 filters (one full step
+        // of 16 and a zero-padded one per kernel position), with an even kernel and stride 2x3.
+        ConvCase{{2, 37, 9, 11}, 20, {2, 4, 2, 3, Padding::same}});
     const auto method = GENERATE(ops::ConvMethod::gemm, ops::ConvMethod::own);
     INFO(describe(c) << (method == ops::ConvMethod::gemm ? ", im2col and CLBlast" : ", own kernels"));
     const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
     const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
-    const std::size_t workspace_elements = ops::conv2d_workspace_elements(c.x, c.filters, c.geometry);
+    ops::Runtime& runtime = test::op_runtime();
+    const std::size_t workspace_elements = ops::conv2d_workspace_elements(runtime, c.x, c.filters, c.geometry, method);
 
     test::WeightedLayerTensors layer(c.x, w_shape, b_shape, y_shape, 31, workspace_elements);
     test::TestTensors& t = layer.t;
-    ops::Runtime& runtime = test::op_runtime();
     ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace],
                         method);
     std::vector<float> y_ref(y_shape.count());
@@ -122,7 +125,8 @@ TEST_CASE("a conv2d weight that does not match the geometry is refused with the 
     const TensorId x = t.add("x", x_shape), w = t.add("w", {4, 3, 3, 2}), b = t.add("b", {1, 4, 1, 1}),
                    y = t.add("y", {2, 4, 3, 3});
     const TensorId workspace =
-        t.add("workspace", {1, static_cast<int>(ops::conv2d_workspace_elements(x_shape, 4, geometry)), 1, 1});
+        t.add("workspace",
+              {1, static_cast<int>(ops::conv2d_workspace_elements(test::op_runtime(), x_shape, 4, geometry)), 1, 1});
     t.allocate();
     REQUIRE_THROWS_WITH(ops::conv2d_forward(test::op_runtime(), geometry, t[x], t[w], t[b], t[y], t[workspace]),
                         "Conv2D forward: weight is 4x3x3x2, expected 4x3x3x3 for a 2x3x5x5 input");
