@@ -55,35 +55,54 @@ __kernel void conv2d_bias_gradient(const int channels, const int row_length,
     dbias[dbias_off + c] = sum;
 }
 
-// The own kernels below are tiled matrix products: groups of 8x8 work-items each own a 32x32
-// output tile (4x4 values per work-item), with both operands staged through local memory 16
-// values of the summed dimension at a time. They read the convolution's tensors in place, so no
-// column matrix or layout change is ever written.
-#define FG_TILE 32
-#define FG_STEP 16
-// Local tiles are FG_STEP rows of FG_ROW floats: one spare column, so that the 16 work-items
-// storing one column of a tile (16 values of k, same tile row) hit 16 different banks.
-#define FG_ROW (FG_TILE + 1)
+// The own kernels below are tiled matrix products C[M][N] = sum over k of A[k][M] * B[k][N]:
+// groups of 8x8 work-items each own a TILE_M x TILE_N output tile, TM x TN neighbouring values
+// per work-item, with both operands staged through local memory STEP values of k at a time. M
+// is always the channel side (filters or input channels) and N the long side (positions or
+// gradient columns); group dimension 0 walks N and dimension 1 walks M. The kernels read the
+// convolution's tensors in place, so no column matrix or layout change is ever written.
+#define TM 4
+#define TN 4
+#define TILE_M (8 * TM)
+#define TILE_N (8 * TN)
+#define STEP 16
+// Local tiles are STEP rows of float4s with one spare float4 per row: the work-items reading a
+// row read whole float4s (one wide local load for 4 values), and the 16 that store one column
+// of a tile (16 values of k) spread over the banks.
+#define ROW4_M (TILE_M / 4 + 1)
+#define ROW4_N (TILE_N / 4 + 1)
+// The forward's table of col rows: 64 channels of a 3x3 kernel, in 5 KB of local memory.
+#define FORWARD_TABLE_ROWS 640
 
-// One staged step of the tiled products below: acc[i][j] += a[k][ty + 8i] * b[k][tx + 8j] over
-// the FG_STEP values of k, the 4x4 outputs of work-item (tx, ty).
-inline void multiply_step(__local const float (*a)[FG_ROW], __local const float (*b)[FG_ROW], const int tx,
-                          const int ty, float acc[4][4]) {
-    for (int k = 0; k < FG_STEP; ++k) {
-        float left[4], right[4];
-        for (int i = 0; i < 4; ++i) left[i] = a[k][ty + 8 * i];
-        for (int j = 0; j < 4; ++j) right[j] = b[k][tx + 8 * j];
-        for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j) acc[i][j] = mad(left[i], right[j], acc[i][j]);
+// One staged step: acc[i][j] += a[k][ty * TM + i] * b[k][tx * TN + j] over the STEP values of k.
+inline void multiply_step(__local const float4* a, __local const float4* b, const int tx, const int ty,
+                          float acc[TM][TN]) {
+    for (int k = 0; k < STEP; ++k) {
+        float left[TM], right[TN];
+        for (int v = 0; v < TM / 4; ++v) {
+            const float4 value = a[k * ROW4_M + ty * (TM / 4) + v];
+            left[4 * v] = value.s0, left[4 * v + 1] = value.s1, left[4 * v + 2] = value.s2, left[4 * v + 3] = value.s3;
+        }
+        for (int v = 0; v < TN / 4; ++v) {
+            const float4 value = b[k * ROW4_N + tx * (TN / 4) + v];
+            right[4 * v] = value.s0, right[4 * v + 1] = value.s1, right[4 * v + 2] = value.s2,
+            right[4 * v + 3] = value.s3;
+        }
+        for (int i = 0; i < TM; ++i)
+            for (int j = 0; j < TN; ++j) acc[i][j] = mad(left[i], right[j], acc[i][j]);
     }
 }
+
+// Element (k, r) of a local tile with rows of `row4` float4s.
+#define AT(tile, row4, k, r) ((__local float*)(tile))[(k) * 4 * (row4) + (r)]
+
 // The filter and bias gradients as one split reduction over the long dimension P = batch * out_h *
 // out_w (a skinny product: few outputs, each a sum of tens of thousands of terms, which one
 // work-group per output tile would walk serially). With dy[Cout][P] read in place from NCHW and
 // col[K][P] read from x where im2col would have copied it from:
 //   partial[s][m][n] = sum over p in chunk s of dy[m][p] * col[n][p]   (n < K)
 //   partial[s][m][K] = sum over p in chunk s of dy[m][p]               (the bias gradient)
-// One group per (32x32 tile of filters x gradient columns, chunk).
+// One group per (tile of filters x gradient columns, chunk).
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void conv2d_filter_gradient_partial(const int batch, const int channels, const int height, const int width,
                                     const int out_h, const int out_w, const int kernel_h, const int kernel_w,
@@ -92,52 +111,56 @@ void conv2d_filter_gradient_partial(const int batch, const int channels, const i
                                     __global const float* x, const int x_off,
                                     __global const float* dy, const int dy_off,
                                     __global float* partial, const int partial_off) {
-    __local float dy_tile[FG_STEP][FG_ROW];
-    __local float col_tile[FG_STEP][FG_ROW];
+    __local float4 dy_tile[STEP * ROW4_M];
+    __local float4 col_tile[STEP * ROW4_N];
+    // Where each gradient column of the tile reads x, relative to an output position's window:
+    // (offset, kernel row, kernel column), offset -1 for the bias column and -2 past it.
+    __local int4 column_source[TILE_N];
     const int tx = get_local_id(0), ty = get_local_id(1), item = ty * 8 + tx;
-    const int n0 = get_group_id(0) * FG_TILE, m0 = get_group_id(1) * FG_TILE, s = get_group_id(2);
+    const int n0 = get_group_id(0) * TILE_N, m0 = get_group_id(1) * TILE_M, s = get_group_id(2);
     const int rows = channels * kernel_h * kernel_w, plane = out_h * out_w, length = batch * plane;
     const int begin = s * chunk, end = min(begin + chunk, length);
-    // Each work-item loads the same value of P (k) of tile rows r0, r0 + 4, ... r0 + 28 in every
-    // step, so the x offsets of its 8 gradient columns are decoded once: -1 marks the bias column
-    // and -2 a column past it.
-    const int k = item % FG_STEP, r0 = item / FG_STEP;
-    int x_offset[8], row_in_kernel[8], column_in_kernel[8];
-    for (int t = 0; t < 8; ++t) {
-        const int n = n0 + r0 + 4 * t;
+    for (int r = item; r < TILE_N; r += 64) {
+        const int n = n0 + r;
         const int kj = n % kernel_w, ki = (n / kernel_w) % kernel_h, ci = n / (kernel_w * kernel_h);
-        x_offset[t] = n < rows ? (ci * height + ki) * width + kj : n == rows ? -1 : -2;
-        row_in_kernel[t] = ki;
-        column_in_kernel[t] = kj;
+        column_source[r] = (int4)(n < rows ? (ci * height + ki) * width + kj : n == rows ? -1 : -2, ki, kj, 0);
     }
-    float acc[4][4] = {{0.0f}};
-    for (int p0 = begin; p0 < end; p0 += FG_STEP) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Each work-item loads the same value of P (k) of tile rows r0, r0 + 4, ... in every step.
+    const int k = item % STEP, r0 = item / STEP;
+    float acc[TM][TN];
+    for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
+    for (int p0 = begin; p0 < end; p0 += STEP) {
         const int p = p0 + k;
         const bool in_p = p < end;
         const int sample = p / plane, position = p % plane;
         const int top = (position / out_w) * stride_h - pad_top, left = (position % out_w) * stride_w - pad_left;
         const int x_base = x_off + (sample * channels * height + top) * width + left;
         const int dy_base = dy_off + sample * filters * plane + position;
-        for (int t = 0; t < 8; ++t) {
-            const int r = r0 + 4 * t, m = m0 + r;
-            dy_tile[k][r] = in_p && m < filters ? dy[dy_base + m * plane] : 0.0f;
-            const int ih = top + row_in_kernel[t], iw = left + column_in_kernel[t];
+        for (int r = r0; r < TILE_M; r += 4) {
+            const int m = m0 + r;
+            AT(dy_tile, ROW4_M, k, r) = in_p && m < filters ? dy[dy_base + m * plane] : 0.0f;
+        }
+        for (int r = r0; r < TILE_N; r += 4) {
+            const int4 source = column_source[r];
+            const int ih = top + source.s1, iw = left + source.s2;
             const bool inside = ih >= 0 && ih < height && iw >= 0 && iw < width;
-            col_tile[k][r] = !in_p || x_offset[t] == -2 ? 0.0f
-                             : x_offset[t] == -1        ? 1.0f
-                             : inside                   ? x[x_base + x_offset[t]]
-                                                        : 0.0f;
+            AT(col_tile, ROW4_N, k, r) = !in_p || source.s0 == -2 ? 0.0f
+                                         : source.s0 == -1        ? 1.0f
+                                         : inside                 ? x[x_base + source.s0]
+                                                                  : 0.0f;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         multiply_step(dy_tile, col_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     const int columns = rows + 1;
-    for (int i = 0; i < 4; ++i) {
-        const int m = m0 + ty + 8 * i;
+    for (int i = 0; i < TM; ++i) {
+        const int m = m0 + ty * TM + i;
         if (m >= filters) continue;
-        for (int j = 0; j < 4; ++j) {
-            const int n = n0 + tx + 8 * j;
+        for (int j = 0; j < TN; ++j) {
+            const int n = n0 + tx * TN + j;
             if (n < columns) partial[partial_off + (s * filters + m) * columns + n] = acc[i][j];
         }
     }
@@ -148,9 +171,9 @@ void conv2d_filter_gradient_partial(const int batch, const int channels, const i
 //   dx[c][q] = sum over (ki, kj, m) of weight[m][c][ki][kj] * dy[m][oh][ow] of q's sample,
 // where oh * stride_h = ih + pad_top - ki (and the same for columns): the output position whose
 // window put that weight on x[c][ih][iw]; none when that is not a whole position inside dy. The
-// summed dimension walks one kernel position at a time, 16 filters per step (the last step of
+// summed dimension walks one kernel position at a time, STEP filters per step (the last step of
 // each position zero-padded), so the dy position each work-item reads is decoded once per step.
-// One group per 32x32 tile of (input channels x input positions); accumulate != 0 adds to dx.
+// One group per tile of (input channels x input positions); accumulate != 0 adds to dx.
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void conv2d_backward_data_implicit(const int batch, const int channels, const int height, const int width,
                                    const int out_h, const int out_w, const int kernel_h, const int kernel_w,
@@ -159,19 +182,22 @@ void conv2d_backward_data_implicit(const int batch, const int channels, const in
                                    __global const float* weight, const int weight_off,
                                    __global const float* dy, const int dy_off,
                                    __global float* dx, const int dx_off, const int accumulate) {
-    __local float w_tile[FG_STEP][FG_ROW];
-    __local float dy_tile[FG_STEP][FG_ROW];
+    __local float4 w_tile[STEP * ROW4_M];
+    __local float4 dy_tile[STEP * ROW4_N];
     const int tx = get_local_id(0), ty = get_local_id(1), item = ty * 8 + tx;
-    const int q0 = get_group_id(0) * FG_TILE, c0 = get_group_id(1) * FG_TILE;
+    const int q0 = get_group_id(0) * TILE_N, c0 = get_group_id(1) * TILE_M;
     const int image = height * width, columns = batch * image, plane = out_h * out_w;
     const int kernel_area = kernel_h * kernel_w;
-    // The input position each work-item loads dy for: decoded once.
-    const int load_q = item % FG_TILE, load_k = item / FG_TILE;  // and load_k + 2, + 4, ... (8 rows)
+    // The input position each work-item loads dy for, decoded once; it loads rows load_k,
+    // load_k + 64 / TILE_N, ... of that column.
+    const int load_q = item % TILE_N, load_k = item / TILE_N;
     const int q = q0 + load_q;
     const int sample = q / image, ih = (q % image) / width, iw = q % width;
-    // The weights: each work-item loads filter k of tile rows (channels) w_r0, w_r0 + 4, ...
-    const int w_k = item % FG_STEP, w_r0 = item / FG_STEP;
-    float acc[4][4] = {{0.0f}};
+    // The weights: each work-item loads filter w_k of tile rows (channels) w_r0, w_r0 + 4, ...
+    const int w_k = item % STEP, w_r0 = item / STEP;
+    float acc[TM][TN];
+    for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
     for (int kk = 0; kk < kernel_area; ++kk) {
         const int ki = kk / kernel_w, kj = kk % kernel_w;
         const int th = ih + pad_top - ki, tw = iw + pad_left - kj;
@@ -179,27 +205,27 @@ void conv2d_backward_data_implicit(const int batch, const int channels, const in
         const bool hit = q < columns && th >= 0 && tw >= 0 && th % stride_h == 0 && tw % stride_w == 0 &&
                          oh < out_h && ow < out_w;
         const int dy_base = dy_off + sample * filters * plane + oh * out_w + ow;
-        for (int m0 = 0; m0 < filters; m0 += FG_STEP) {
-            for (int t = 0; t < 8; ++t) {
-                const int c = c0 + w_r0 + 4 * t, m = m0 + w_k;
-                w_tile[w_k][w_r0 + 4 * t] =
+        for (int m0 = 0; m0 < filters; m0 += STEP) {
+            for (int r = w_r0; r < TILE_M; r += 4) {
+                const int c = c0 + r, m = m0 + w_k;
+                AT(w_tile, ROW4_M, w_k, r) =
                     c < channels && m < filters ? weight[weight_off + (m * channels + c) * kernel_area + kk] : 0.0f;
             }
-            for (int k = load_k; k < FG_STEP; k += 2) {
+            for (int k = load_k; k < STEP; k += 64 / TILE_N) {
                 const int m = m0 + k;
-                dy_tile[k][load_q] = hit && m < filters ? dy[dy_base + m * plane] : 0.0f;
+                AT(dy_tile, ROW4_N, k, load_q) = hit && m < filters ? dy[dy_base + m * plane] : 0.0f;
             }
             barrier(CLK_LOCAL_MEM_FENCE);
             multiply_step(w_tile, dy_tile, tx, ty, acc);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
     }
-    for (int j = 0; j < 4; ++j) {
-        const int column = q0 + tx + 8 * j;
+    for (int j = 0; j < TN; ++j) {
+        const int column = q0 + tx * TN + j;
         if (column >= columns) continue;
         const int n = column / image, position = column % image;
-        for (int i = 0; i < 4; ++i) {
-            const int c = c0 + ty + 8 * i;
+        for (int i = 0; i < TM; ++i) {
+            const int c = c0 + ty * TM + i;
             if (c >= channels) continue;
             const int index = dx_off + (n * channels + c) * image + position;
             dx[index] = accumulate ? dx[index] + acc[i][j] : acc[i][j];
@@ -209,9 +235,8 @@ void conv2d_backward_data_implicit(const int batch, const int channels, const in
 
 // The forward as an implicit GEMM, with no column matrix: y[Cout][P] = weight[Cout][K] x
 // col[K][P] + bias, where each col value is read from x where im2col would have copied it from,
-// and each result goes straight to its NCHW place. Same tiling as the filter gradient: groups
-// of 8x8 work-items own a 32x32 tile (filters x output positions), 4x4 values each, with both
-// operands staged through local memory 16 values of K at a time.
+// and each result goes straight to its NCHW place. One group per tile of (filters x output
+// positions).
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void conv2d_forward_implicit(const int batch, const int channels, const int height, const int width,
                              const int out_h, const int out_w, const int kernel_h, const int kernel_w,
@@ -221,44 +246,67 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
                              __global const float* weight, const int weight_off,
                              __global const float* bias, const int bias_off,
                              __global float* y, const int y_off) {
-    __local float w_tile[FG_STEP][FG_ROW];
-    __local float x_tile[FG_STEP][FG_ROW];
+    __local float4 w_tile[STEP * ROW4_M];
+    __local float4 x_tile[STEP * ROW4_N];
+    // Where each col row reads x, relative to an output position's window: (offset, kernel row
+    // << 16 | kernel column), decoded once per group instead of with three divisions per value
+    // loaded; layers with more rows than the table holds decode as they load.
+    __local int2 row_source[FORWARD_TABLE_ROWS];
     const int tx = get_local_id(0), ty = get_local_id(1), item = ty * 8 + tx;
-    const int q0 = get_group_id(0) * FG_TILE, m0 = get_group_id(1) * FG_TILE;
+    const int q0 = get_group_id(0) * TILE_N, m0 = get_group_id(1) * TILE_M;
     const int rows = channels * kernel_h * kernel_w, plane = out_h * out_w, columns = batch * plane;
-    // The column each work-item loads in every step: its sample and output position, decoded once.
-    const int load_n = item % FG_TILE, load_k = item / FG_TILE;  // and load_k + 2, + 4, ... (8 rows)
+    const bool tabled = rows <= FORWARD_TABLE_ROWS;
+    if (tabled) {
+        for (int row = item; row < rows; row += 64) {
+            const int kj = row % kernel_w, ki = (row / kernel_w) % kernel_h, ci = row / (kernel_w * kernel_h);
+            row_source[row] = (int2)((ci * height + ki) * width + kj, ki << 16 | kj);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    // The column each work-item loads in every step (rows load_k, load_k + 64 / TILE_N, ...):
+    // its sample and output position, decoded once.
+    const int load_n = item % TILE_N, load_k = item / TILE_N;
     const int q = q0 + load_n;
     const int sample = q / plane, position = q % plane;
     const int top = (position / out_w) * stride_h - pad_top, left = (position % out_w) * stride_w - pad_left;
-    float acc[4][4] = {{0.0f}};
-    for (int k0 = 0; k0 < rows; k0 += FG_STEP) {
-        for (int e = item; e < FG_TILE * FG_STEP; e += 64) {
-            const int r = e / FG_STEP, k = e % FG_STEP;  // weight: K fastest, for coalesced reads
+    const int x_base = x_off + (sample * channels * height + top) * width + left;
+    const int w_k = item % STEP, w_r0 = item / STEP;
+    float acc[TM][TN];
+    for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
+    for (int k0 = 0; k0 < rows; k0 += STEP) {
+        for (int r = w_r0; r < TILE_M; r += 4) {  // weight: K fastest, for coalesced reads
             const int m = m0 + r;
-            w_tile[k][r] = m < filters && k0 + k < rows ? weight[weight_off + m * rows + k0 + k] : 0.0f;
+            AT(w_tile, ROW4_M, w_k, r) =
+                m < filters && k0 + w_k < rows ? weight[weight_off + m * rows + k0 + w_k] : 0.0f;
         }
-        for (int k = load_k; k < FG_STEP; k += 2) {  // x: neighbouring positions side by side
+        for (int k = load_k; k < STEP; k += 64 / TILE_N) {  // x: neighbouring positions side by side
             const int row = k0 + k;
             float value = 0.0f;
             if (q < columns && row < rows) {
-                const int kj = row % kernel_w, ki = (row / kernel_w) % kernel_h, ci = row / (kernel_w * kernel_h);
+                int offset, ki, kj;
+                if (tabled) {
+                    const int2 source = row_source[row];
+                    offset = source.s0, ki = source.s1 >> 16, kj = source.s1 & 0xffff;
+                } else {
+                    kj = row % kernel_w, ki = (row / kernel_w) % kernel_h;
+                    offset = ((row / (kernel_w * kernel_h)) * height + ki) * width + kj;
+                }
                 const int ih = top + ki, iw = left + kj;
-                if (ih >= 0 && ih < height && iw >= 0 && iw < width)
-                    value = x[x_off + ((sample * channels + ci) * height + ih) * width + iw];
+                if (ih >= 0 && ih < height && iw >= 0 && iw < width) value = x[x_base + offset];
             }
-            x_tile[k][load_n] = value;
+            AT(x_tile, ROW4_N, k, load_n) = value;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         multiply_step(w_tile, x_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    for (int j = 0; j < 4; ++j) {
-        const int column = q0 + tx + 8 * j;
+    for (int j = 0; j < TN; ++j) {
+        const int column = q0 + tx * TN + j;
         if (column >= columns) continue;
         const int n = column / plane, p = column % plane;
-        for (int i = 0; i < 4; ++i) {
-            const int m = m0 + ty + 8 * i;
+        for (int i = 0; i < TM; ++i) {
+            const int m = m0 + ty * TM + i;
             if (m < filters) y[y_off + (n * filters + m) * plane + p] = acc[i][j] + bias[bias_off + m];
         }
     }

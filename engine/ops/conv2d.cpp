@@ -34,10 +34,13 @@ struct Layout {
     // The filter gradient sums over P in chunks of at least min_chunk values (a multiple of the
     // kernel's step of 16), enough of them that the work-groups (output tiles x chunks) fill a
     // large GPU, but no more than that: the partial sums stay a small buffer.
-    static constexpr std::size_t min_chunk = 256, target_groups = 1024, tile = 32;
-    std::size_t tiles() const {
-        return ((col_rows() + 1 + tile - 1) / tile) * ((std::size_t(filters) + tile - 1) / tile);
-    }
+    static constexpr std::size_t min_chunk = 256, target_groups = 1024;
+    // The own kernels' output tile: tile_m channels (filters or input channels) by tile_n of the
+    // long side (positions or gradient columns); kernels/conv2d.cl's TILE_M and TILE_N.
+    static constexpr std::size_t tile_m = 32, tile_n = 32;
+    static std::size_t tiles_m(std::size_t count) { return (count + tile_m - 1) / tile_m; }
+    static std::size_t tiles_n(std::size_t count) { return (count + tile_n - 1) / tile_n; }
+    std::size_t tiles() const { return tiles_n(col_rows() + 1) * tiles_m(std::size_t(filters)); }
     std::size_t chunk() const {
         const std::size_t wanted_chunks = std::max<std::size_t>(1, (target_groups + tiles() - 1) / tiles());
         const std::size_t even = (col_columns() + wanted_chunks - 1) / wanted_chunks;
@@ -121,8 +124,7 @@ void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& co
                    l.stride_w, l.rows.pad_before, l.cols.pad_before, x, col);
 }
 
-constexpr std::size_t tile = Layout::tile;  // outputs per group side in the own kernels
-constexpr std::size_t group_side = 8;       // their reqd_work_group_size
+constexpr std::size_t group_side = 8;  // their reqd_work_group_size
 
 // The own kernels are written for groups of 8x8 work-items.
 void require_group(Runtime& runtime, const char* kernel_name, const char* what) {
@@ -143,17 +145,13 @@ void run_implicit(Runtime& runtime, const char* kernel_name, const char* what, s
                        l.rows.pad_before, l.cols.pad_before, l.filters, rest...);
 }
 
-std::size_t tiles_of(std::size_t count) {
-    return (count + tile - 1) / tile;
-}
-
 // dweight and dbias from x and dy in place: chunk partial sums, then their ordered sum.
 void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& dy, const Tensor& partial,
                            const Tensor& dweight, const Tensor& dbias) {
     const std::size_t columns = l.col_rows() + 1;  // the col rows, then the bias
     run_implicit(runtime, "conv2d_filter_gradient_partial", "Conv2D backward",
-                 {tiles_of(columns), tiles_of(std::size_t(l.filters)), l.chunks()}, l, static_cast<int>(l.chunk()), x,
-                 dy, partial);
+                 {Layout::tiles_n(columns), Layout::tiles_m(std::size_t(l.filters)), l.chunks()}, l,
+                 static_cast<int>(l.chunk()), x, dy, partial);
     runtime.run_3d("conv2d", "conv2d_filter_gradient_sum", columns, std::size_t(l.filters), 1, l.filters,
                    static_cast<int>(l.col_rows()), static_cast<int>(l.chunks()), partial, dweight, dbias);
 }
@@ -171,7 +169,8 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
     require_shape(y, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "forward", "y", x.shape);
     if (method == ConvMethod::own) {
         run_implicit(runtime, "conv2d_forward_implicit", "Conv2D forward",
-                     {tiles_of(l.col_columns()), tiles_of(std::size_t(l.filters)), 1}, l, x, weight, bias, y);
+                     {Layout::tiles_n(l.col_columns()), Layout::tiles_m(std::size_t(l.filters)), 1}, l, x, weight, bias,
+                     y);
         return;
     }
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
@@ -195,8 +194,9 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
         split_filter_gradient(runtime, l, x, dy, partial_of(workspace, l), dweight, dbias);
         if (dx.buffer != nullptr)
             run_implicit(runtime, "conv2d_backward_data_implicit", "Conv2D backward",
-                         {tiles_of(x.shape.count() / std::size_t(l.channels)), tiles_of(std::size_t(l.channels)), 1}, l,
-                         weight, dy, dx, static_cast<int>(dx_write == GradWrite::accumulate));
+                         {Layout::tiles_n(x.shape.count() / std::size_t(l.channels)),
+                          Layout::tiles_m(std::size_t(l.channels)), 1},
+                         l, weight, dy, dx, static_cast<int>(dx_write == GradWrite::accumulate));
         return;
     }
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
