@@ -93,6 +93,11 @@ inline void multiply_step(__local const float4* a, __local const float4* b, cons
     }
 }
 
+// PIPELINE: each kernel's loop runs one iteration more than it has steps. Iteration i issues
+// the global reads of step i into registers (zeros past the last step), then multiplies step
+// i - 1 from local memory while those reads are in flight, then (between two barriers) stores
+// step i's registers into the local tiles.
+
 // Element (k, r) of a local tile with rows of `row4` float4s.
 #define AT(tile, row4, k, r) ((__local float*)(tile))[(k) * 4 * (row4) + (r)]
 
@@ -131,28 +136,32 @@ void conv2d_filter_gradient_partial(const int batch, const int channels, const i
     float acc[TM][TN];
     for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
-    for (int p0 = begin; p0 < end; p0 += STEP) {
+    // Pipelined (see PIPELINE below): iteration p0 fetches its step and multiplies the previous one.
+    float dy_next[TILE_M / 4], col_next[TILE_N / 4];
+    for (int p0 = begin; p0 < end + STEP; p0 += STEP) {
         const int p = p0 + k;
         const bool in_p = p < end;
         const int sample = p / plane, position = p % plane;
         const int top = (position / out_w) * stride_h - pad_top, left = (position % out_w) * stride_w - pad_left;
         const int x_base = x_off + (sample * channels * height + top) * width + left;
         const int dy_base = dy_off + sample * filters * plane + position;
-        for (int r = r0; r < TILE_M; r += 4) {
-            const int m = m0 + r;
-            AT(dy_tile, ROW4_M, k, r) = in_p && m < filters ? dy[dy_base + m * plane] : 0.0f;
+        for (int t = 0; t < TILE_M / 4; ++t) {
+            const int m = m0 + r0 + 4 * t;
+            dy_next[t] = in_p && m < filters ? dy[dy_base + m * plane] : 0.0f;
         }
-        for (int r = r0; r < TILE_N; r += 4) {
-            const int4 source = column_source[r];
+        for (int t = 0; t < TILE_N / 4; ++t) {
+            const int4 source = column_source[r0 + 4 * t];
             const int ih = top + source.s1, iw = left + source.s2;
             const bool inside = ih >= 0 && ih < height && iw >= 0 && iw < width;
-            AT(col_tile, ROW4_N, k, r) = !in_p || source.s0 == -2 ? 0.0f
-                                         : source.s0 == -1        ? 1.0f
-                                         : inside                 ? x[x_base + source.s0]
-                                                                  : 0.0f;
+            col_next[t] = !in_p || source.s0 == -2 ? 0.0f
+                          : source.s0 == -1        ? 1.0f
+                          : inside                 ? x[x_base + source.s0]
+                                                   : 0.0f;
         }
+        if (p0 > begin) multiply_step(dy_tile, col_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
-        multiply_step(dy_tile, col_tile, tx, ty, acc);
+        for (int t = 0; t < TILE_M / 4; ++t) AT(dy_tile, ROW4_M, k, r0 + 4 * t) = dy_next[t];
+        for (int t = 0; t < TILE_N / 4; ++t) AT(col_tile, ROW4_N, k, r0 + 4 * t) = col_next[t];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     const int columns = rows + 1;
@@ -198,27 +207,32 @@ void conv2d_backward_data_implicit(const int batch, const int channels, const in
     float acc[TM][TN];
     for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
-    for (int kk = 0; kk < kernel_area; ++kk) {
+    // Pipelined (see PIPELINE): step `step` is (kernel position kk, filters m0 to m0 + STEP).
+    const int filter_steps = (filters + STEP - 1) / STEP, steps = kernel_area * filter_steps;
+    float w_next[TILE_M / 4], dy_next[STEP * TILE_N / 64];
+    for (int step = 0; step <= steps; ++step) {
+        const int kk = step / filter_steps, m0 = (step % filter_steps) * STEP;
         const int ki = kk / kernel_w, kj = kk % kernel_w;
         const int th = ih + pad_top - ki, tw = iw + pad_left - kj;
         const int oh = th / stride_h, ow = tw / stride_w;
-        const bool hit = q < columns && th >= 0 && tw >= 0 && th % stride_h == 0 && tw % stride_w == 0 &&
-                         oh < out_h && ow < out_w;
+        const bool hit = step < steps && q < columns && th >= 0 && tw >= 0 && th % stride_h == 0 &&
+                         tw % stride_w == 0 && oh < out_h && ow < out_w;
         const int dy_base = dy_off + sample * filters * plane + oh * out_w + ow;
-        for (int m0 = 0; m0 < filters; m0 += STEP) {
-            for (int r = w_r0; r < TILE_M; r += 4) {
-                const int c = c0 + r, m = m0 + w_k;
-                AT(w_tile, ROW4_M, w_k, r) =
-                    c < channels && m < filters ? weight[weight_off + (m * channels + c) * kernel_area + kk] : 0.0f;
-            }
-            for (int k = load_k; k < STEP; k += 64 / TILE_N) {
-                const int m = m0 + k;
-                AT(dy_tile, ROW4_N, k, load_q) = hit && m < filters ? dy[dy_base + m * plane] : 0.0f;
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            multiply_step(w_tile, dy_tile, tx, ty, acc);
-            barrier(CLK_LOCAL_MEM_FENCE);
+        for (int t = 0; t < TILE_M / 4; ++t) {
+            const int c = c0 + w_r0 + 4 * t, m = m0 + w_k;
+            w_next[t] = step < steps && c < channels && m < filters
+                            ? weight[weight_off + (m * channels + c) * kernel_area + kk]
+                            : 0.0f;
         }
+        for (int t = 0; t < STEP * TILE_N / 64; ++t) {
+            const int m = m0 + load_k + t * (64 / TILE_N);
+            dy_next[t] = hit && m < filters ? dy[dy_base + m * plane] : 0.0f;
+        }
+        if (step > 0) multiply_step(w_tile, dy_tile, tx, ty, acc);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int t = 0; t < TILE_M / 4; ++t) AT(w_tile, ROW4_M, w_k, w_r0 + 4 * t) = w_next[t];
+        for (int t = 0; t < STEP * TILE_N / 64; ++t) AT(dy_tile, ROW4_N, load_k + t * (64 / TILE_N), load_q) = dy_next[t];
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
     for (int j = 0; j < TN; ++j) {
         const int column = q0 + tx * TN + j;
@@ -274,14 +288,15 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
     float acc[TM][TN];
     for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
-    for (int k0 = 0; k0 < rows; k0 += STEP) {
-        for (int r = w_r0; r < TILE_M; r += 4) {  // weight: K fastest, for coalesced reads
-            const int m = m0 + r;
-            AT(w_tile, ROW4_M, w_k, r) =
-                m < filters && k0 + w_k < rows ? weight[weight_off + m * rows + k0 + w_k] : 0.0f;
+    // Pipelined (see PIPELINE): iteration k0 fetches its step and multiplies the previous one.
+    float w_next[TILE_M / 4], x_next[STEP * TILE_N / 64];
+    for (int k0 = 0; k0 < rows + STEP; k0 += STEP) {
+        for (int t = 0; t < TILE_M / 4; ++t) {  // weight: K fastest, for coalesced reads
+            const int m = m0 + w_r0 + 4 * t;
+            w_next[t] = m < filters && k0 + w_k < rows ? weight[weight_off + m * rows + k0 + w_k] : 0.0f;
         }
-        for (int k = load_k; k < STEP; k += 64 / TILE_N) {  // x: neighbouring positions side by side
-            const int row = k0 + k;
+        for (int t = 0; t < STEP * TILE_N / 64; ++t) {  // x: neighbouring positions side by side
+            const int row = k0 + load_k + t * (64 / TILE_N);
             float value = 0.0f;
             if (q < columns && row < rows) {
                 int offset, ki, kj;
@@ -295,10 +310,12 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
                 const int ih = top + ki, iw = left + kj;
                 if (ih >= 0 && ih < height && iw >= 0 && iw < width) value = x[x_base + offset];
             }
-            AT(x_tile, ROW4_N, k, load_n) = value;
+            x_next[t] = value;
         }
+        if (k0 > 0) multiply_step(w_tile, x_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
-        multiply_step(w_tile, x_tile, tx, ty, acc);
+        for (int t = 0; t < TILE_M / 4; ++t) AT(w_tile, ROW4_M, w_k, w_r0 + 4 * t) = w_next[t];
+        for (int t = 0; t < STEP * TILE_N / 64; ++t) AT(x_tile, ROW4_N, load_k + t * (64 / TILE_N), load_n) = x_next[t];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     for (int j = 0; j < TN; ++j) {
