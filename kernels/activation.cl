@@ -10,13 +10,14 @@ float activate(const int kind, const float slope, const float x) {
     }
 }
 
-// The derivative, from the input x (ReLU family) or the output y (Sigmoid, Tanh).
-float activation_slope(const int kind, const float slope, const float x, const float y) {
+// The derivative, from the input x (ReLU family) or the output y (Sigmoid, Tanh): `value`, the
+// only one of the two read (the backward is memory-bound).
+float activation_slope(const int kind, const float slope, const float value) {
     switch (kind) {
-        case 0: return x > 0.0f ? 1.0f : 0.0f;
-        case 1: return x > 0.0f ? 1.0f : slope;
-        case 2: return y * (1.0f - y);
-        default: return 1.0f - y * y;
+        case 0: return value > 0.0f ? 1.0f : 0.0f;
+        case 1: return value > 0.0f ? 1.0f : slope;
+        case 2: return value * (1.0f - value);
+        default: return 1.0f - value * value;
     }
 }
 
@@ -35,6 +36,7 @@ __kernel void activation_backward(const int n, const int kind, const float slope
                                   __global float* dx, const int dx_off, const int accumulate) {
     const int i = get_global_id(0);
     if (i >= n) return;
-    const float g = dy[dy_off + i] * activation_slope(kind, slope, x[x_off + i], y[y_off + i]);
+    const float value = kind <= 1 ? x[x_off + i] : y[y_off + i];
+    const float g = dy[dy_off + i] * activation_slope(kind, slope, value);
     dx[dx_off + i] = accumulate ? dx[dx_off + i] + g : g;
 }

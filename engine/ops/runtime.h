@@ -64,13 +64,14 @@ public:
         (set(k, index, args), ...);
     }
 
-    // The same over a 3-D range of exactly x * y * z work-items (see cl::Kernel::run_3d).
+    // The same over a 3-D range of at least x * y * z work-items: the kernel returns early for the
+    // work-items past x, y or z (see launch_3d).
     template <typename... Args>
     void run_3d(std::string_view program, std::string_view kernel_name, std::size_t x, std::size_t y, std::size_t z,
                 const Args&... args) {
         cl::Kernel& k = kernel(program, kernel_name);
         set_arguments(k, args...);
-        k.run_3d(queue_, x, y, z);
+        launch_3d(k, x, y, z);
         ++launches_.kernels;
     }
 
@@ -112,6 +113,7 @@ private:
         k.arg(index++, value);
     }
     const cl::Program& program(std::string_view name);
+    void launch_3d(cl::Kernel& k, std::size_t x, std::size_t y, std::size_t z);
 
     cl::Context context_;
     cl::Queue queue_;
