@@ -66,6 +66,8 @@ __kernel void conv2d_bias_gradient(const int channels, const int row_length,
 #define TILE_M (8 * TM)
 #define TILE_N (8 * TN)
 #define STEP 16
+// Loading a tile side of STEP values per row, the 64 work-items cover PASS_ROWS rows at a time.
+#define PASS_ROWS (64 / STEP)
 // Local tiles are STEP rows of float4s with one spare float4 per row: the work-items reading a
 // row read whole float4s (one wide local load for 4 values), and the 16 that store one column
 // of a tile (16 values of k) spread over the banks.
@@ -131,13 +133,13 @@ void conv2d_filter_gradient_partial(const int batch, const int channels, const i
         column_source[r] = (int4)(n < rows ? (ci * height + ki) * width + kj : n == rows ? -1 : -2, ki, kj, 0);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    // Each work-item loads the same value of P (k) of tile rows r0, r0 + 4, ... in every step.
+    // Each work-item loads the same value of P (k) of tile rows r0, r0 + PASS_ROWS, ... in every step.
     const int k = item % STEP, r0 = item / STEP;
     float acc[TM][TN];
     for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
     // Pipelined (see PIPELINE below): iteration p0 fetches its step and multiplies the previous one.
-    float dy_next[TILE_M / 4], col_next[TILE_N / 4];
+    float dy_next[TILE_M / PASS_ROWS], col_next[TILE_N / PASS_ROWS];
     for (int p0 = begin; p0 < end + STEP; p0 += STEP) {
         const int p = p0 + k;
         const bool in_p = p < end;
@@ -145,12 +147,12 @@ void conv2d_filter_gradient_partial(const int batch, const int channels, const i
         const int top = (position / out_w) * stride_h - pad_top, left = (position % out_w) * stride_w - pad_left;
         const int x_base = x_off + (sample * channels * height + top) * width + left;
         const int dy_base = dy_off + sample * filters * plane + position;
-        for (int t = 0; t < TILE_M / 4; ++t) {
-            const int m = m0 + r0 + 4 * t;
+        for (int t = 0; t < TILE_M / PASS_ROWS; ++t) {
+            const int m = m0 + r0 + PASS_ROWS * t;
             dy_next[t] = in_p && m < filters ? dy[dy_base + m * plane] : 0.0f;
         }
-        for (int t = 0; t < TILE_N / 4; ++t) {
-            const int4 source = column_source[r0 + 4 * t];
+        for (int t = 0; t < TILE_N / PASS_ROWS; ++t) {
+            const int4 source = column_source[r0 + PASS_ROWS * t];
             const int ih = top + source.s1, iw = left + source.s2;
             const bool inside = ih >= 0 && ih < height && iw >= 0 && iw < width;
             col_next[t] = !in_p || source.s0 == -2 ? 0.0f
@@ -160,8 +162,8 @@ void conv2d_filter_gradient_partial(const int batch, const int channels, const i
         }
         if (p0 > begin) multiply_step(dy_tile, col_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int t = 0; t < TILE_M / 4; ++t) AT(dy_tile, ROW4_M, k, r0 + 4 * t) = dy_next[t];
-        for (int t = 0; t < TILE_N / 4; ++t) AT(col_tile, ROW4_N, k, r0 + 4 * t) = col_next[t];
+        for (int t = 0; t < TILE_M / PASS_ROWS; ++t) AT(dy_tile, ROW4_M, k, r0 + PASS_ROWS * t) = dy_next[t];
+        for (int t = 0; t < TILE_N / PASS_ROWS; ++t) AT(col_tile, ROW4_N, k, r0 + PASS_ROWS * t) = col_next[t];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     const int columns = rows + 1;
@@ -202,14 +204,14 @@ void conv2d_backward_data_implicit(const int batch, const int channels, const in
     const int load_q = item % TILE_N, load_k = item / TILE_N;
     const int q = q0 + load_q;
     const int sample = q / image, ih = (q % image) / width, iw = q % width;
-    // The weights: each work-item loads filter w_k of tile rows (channels) w_r0, w_r0 + 4, ...
+    // The weights: each work-item loads filter w_k of tile rows (channels) w_r0, w_r0 + PASS_ROWS, ...
     const int w_k = item % STEP, w_r0 = item / STEP;
     float acc[TM][TN];
     for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
     // Pipelined (see PIPELINE): step `step` is (kernel position kk, filters m0 to m0 + STEP).
     const int filter_steps = (filters + STEP - 1) / STEP, steps = kernel_area * filter_steps;
-    float w_next[TILE_M / 4], dy_next[STEP * TILE_N / 64];
+    float w_next[TILE_M / PASS_ROWS], dy_next[STEP * TILE_N / 64];
     for (int step = 0; step <= steps; ++step) {
         const int kk = step / filter_steps, m0 = (step % filter_steps) * STEP;
         const int ki = kk / kernel_w, kj = kk % kernel_w;
@@ -218,8 +220,8 @@ void conv2d_backward_data_implicit(const int batch, const int channels, const in
         const bool hit = step < steps && q < columns && th >= 0 && tw >= 0 && th % stride_h == 0 &&
                          tw % stride_w == 0 && oh < out_h && ow < out_w;
         const int dy_base = dy_off + sample * filters * plane + oh * out_w + ow;
-        for (int t = 0; t < TILE_M / 4; ++t) {
-            const int c = c0 + w_r0 + 4 * t, m = m0 + w_k;
+        for (int t = 0; t < TILE_M / PASS_ROWS; ++t) {
+            const int c = c0 + w_r0 + PASS_ROWS * t, m = m0 + w_k;
             w_next[t] = step < steps && c < channels && m < filters
                             ? weight[weight_off + (m * channels + c) * kernel_area + kk]
                             : 0.0f;
@@ -230,7 +232,7 @@ void conv2d_backward_data_implicit(const int batch, const int channels, const in
         }
         if (step > 0) multiply_step(w_tile, dy_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int t = 0; t < TILE_M / 4; ++t) AT(w_tile, ROW4_M, w_k, w_r0 + 4 * t) = w_next[t];
+        for (int t = 0; t < TILE_M / PASS_ROWS; ++t) AT(w_tile, ROW4_M, w_k, w_r0 + PASS_ROWS * t) = w_next[t];
         for (int t = 0; t < STEP * TILE_N / 64; ++t) AT(dy_tile, ROW4_N, load_k + t * (64 / TILE_N), load_q) = dy_next[t];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -289,10 +291,10 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
     for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
     // Pipelined (see PIPELINE): iteration k0 fetches its step and multiplies the previous one.
-    float w_next[TILE_M / 4], x_next[STEP * TILE_N / 64];
+    float w_next[TILE_M / PASS_ROWS], x_next[STEP * TILE_N / 64];
     for (int k0 = 0; k0 < rows + STEP; k0 += STEP) {
-        for (int t = 0; t < TILE_M / 4; ++t) {  // weight: K fastest, for coalesced reads
-            const int m = m0 + w_r0 + 4 * t;
+        for (int t = 0; t < TILE_M / PASS_ROWS; ++t) {  // weight: K fastest, for coalesced reads
+            const int m = m0 + w_r0 + PASS_ROWS * t;
             w_next[t] = m < filters && k0 + w_k < rows ? weight[weight_off + m * rows + k0 + w_k] : 0.0f;
         }
         for (int t = 0; t < STEP * TILE_N / 64; ++t) {  // x: neighbouring positions side by side
@@ -314,7 +316,7 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
         }
         if (k0 > 0) multiply_step(w_tile, x_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int t = 0; t < TILE_M / 4; ++t) AT(w_tile, ROW4_M, w_k, w_r0 + 4 * t) = w_next[t];
+        for (int t = 0; t < TILE_M / PASS_ROWS; ++t) AT(w_tile, ROW4_M, w_k, w_r0 + PASS_ROWS * t) = w_next[t];
         for (int t = 0; t < STEP * TILE_N / 64; ++t) AT(x_tile, ROW4_N, load_k + t * (64 / TILE_N), load_n) = x_next[t];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
