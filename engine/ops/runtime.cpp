@@ -20,8 +20,19 @@ Runtime::Runtime(const cl::DeviceInfo& device, cl::KernelCache* cache)
     : context_(device),
       queue_(context_),
       cache_(cache),
-      // 64 work-items per group suits every vendor's SIMD width (32 or 64) and PoCL.
-      work_group_size_(std::clamp<std::size_t>(device.max_work_group_size, 1, 64)) {}
+      // 64 work-items per group suits every vendor's SIMD width (32 or 64) and PoCL. GPUs get
+      // 256: a GPU starts groups at a limited rate, and element-wise kernels over large tensors
+      // in groups of 64 were bound by it (measured on NVIDIA: ReLU at a third of the memory
+      // bandwidth; cifar at batch 256 10% faster, cnn 15%).
+      work_group_size_(
+          std::clamp<std::size_t>(device.max_work_group_size, 1, device.kind == cl::DeviceKind::Cpu ? 64 : 256)) {}
+
+std::size_t Runtime::group_size(const cl::Kernel& k) const {
+    const std::size_t allowed = std::min(work_group_size_, k.max_group_size());
+    std::size_t size = 1;
+    while (size * 2 <= allowed) size *= 2;
+    return size;
+}
 
 void Runtime::launch_3d(cl::Kernel& k, std::size_t x, std::size_t y, std::size_t z) {
     // Left to choose, a driver must pick groups that divide the range exactly, which for sizes
@@ -29,15 +40,14 @@ void Runtime::launch_3d(cl::Kernel& k, std::size_t x, std::size_t y, std::size_t
     // several times slower than its memory traffic). So the groups are work_group_size_
     // work-items, as wide as the rows allow, over a range rounded up to whole groups (PoCL
     // measured the same either way).
-    if (k.max_group_size() < work_group_size_ || x == 0 || y == 0 || z == 0) {
-        k.run_3d(queue_, x, y, z);
-        return;
-    }
+    if (x == 0 || y == 0 || z == 0) return;
+    const std::size_t group = group_size(k);
     std::size_t local_x = 1;
-    while (local_x < x && local_x < work_group_size_) local_x *= 2;
+    while (local_x < x && local_x < group) local_x *= 2;
     std::size_t local_y = 1;
-    while (local_y < y && local_x * local_y < work_group_size_) local_y *= 2;
-    const std::size_t local_z = std::min(z, std::max<std::size_t>(1, work_group_size_ / (local_x * local_y)));
+    while (local_y < y && local_x * local_y < group) local_y *= 2;
+    // At most 64 deep: the smallest third-dimension limit among common GPUs (NVIDIA's).
+    const std::size_t local_z = std::min({z, std::size_t(64), std::max<std::size_t>(1, group / (local_x * local_y))});
     const std::array<std::size_t, 3> local{local_x, local_y, local_z};
     k.run_groups(queue_, {(x + local_x - 1) / local_x, (y + local_y - 1) / local_y, (z + local_z - 1) / local_z},
                  local);

@@ -46,7 +46,7 @@ public:
     void run(std::string_view program, std::string_view kernel_name, std::size_t items, const Args&... args) {
         cl::Kernel& k = kernel(program, kernel_name);
         set_arguments(k, args...);
-        k.run(queue_, items, work_group_size_);
+        k.run(queue_, items, group_size(k));
         ++launches_.kernels;
     }
 
@@ -114,6 +114,9 @@ private:
     }
     const cl::Program& program(std::string_view name);
     void launch_3d(cl::Kernel& k, std::size_t x, std::size_t y, std::size_t z);
+    // Work-items per group for run and run_3d: the largest power of two up to work_group_size_
+    // that kernel k allows.
+    std::size_t group_size(const cl::Kernel& k) const;
 
     cl::Context context_;
     cl::Queue queue_;
