@@ -61,6 +61,8 @@ __kernel void conv2d_bias_gradient(const int channels, const int row_length,
 // is always the channel side (filters or input channels) and N the long side (positions or
 // gradient columns); group dimension 0 walks N and dimension 1 walks M. The kernels read the
 // convolution's tensors in place, so no column matrix or layout change is ever written.
+// TM, TN and STEP are the fastest of those measured (docs/performance.md); engine/ops/conv2d.cpp's
+// Layout::tile_m and tile_n must equal TILE_M and TILE_N.
 #define TM 4
 #define TN 4
 #define TILE_M (8 * TM)
@@ -233,7 +235,8 @@ void conv2d_backward_data_implicit(const int batch, const int channels, const in
         if (step > 0) multiply_step(w_tile, dy_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int t = 0; t < TILE_M / PASS_ROWS; ++t) AT(w_tile, ROW4_M, w_k, w_r0 + PASS_ROWS * t) = w_next[t];
-        for (int t = 0; t < STEP * TILE_N / 64; ++t) AT(dy_tile, ROW4_N, load_k + t * (64 / TILE_N), load_q) = dy_next[t];
+        for (int t = 0; t < STEP * TILE_N / 64; ++t)
+            AT(dy_tile, ROW4_N, load_k + t * (64 / TILE_N), load_q) = dy_next[t];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     for (int j = 0; j < TN; ++j) {
@@ -317,7 +320,8 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
         if (k0 > 0) multiply_step(w_tile, x_tile, tx, ty, acc);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int t = 0; t < TILE_M / PASS_ROWS; ++t) AT(w_tile, ROW4_M, w_k, w_r0 + PASS_ROWS * t) = w_next[t];
-        for (int t = 0; t < STEP * TILE_N / 64; ++t) AT(x_tile, ROW4_N, load_k + t * (64 / TILE_N), load_n) = x_next[t];
+        for (int t = 0; t < STEP * TILE_N / 64; ++t)
+            AT(x_tile, ROW4_N, load_k + t * (64 / TILE_N), load_n) = x_next[t];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     for (int j = 0; j < TN; ++j) {
