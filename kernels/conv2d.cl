@@ -140,7 +140,7 @@ void conv2d_filter_gradient_partial(const int batch, const int channels, const i
     float acc[TM][TN];
     for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
-    // Pipelined (see PIPELINE below): iteration p0 fetches its step and multiplies the previous one.
+    // Pipelined (see PIPELINE): iteration p0 fetches its step and multiplies the previous one.
     float dy_next[TILE_M / PASS_ROWS], col_next[TILE_N / PASS_ROWS];
     for (int p0 = begin; p0 < end + STEP; p0 += STEP) {
         const int p = p0 + k;

@@ -108,15 +108,6 @@ void Kernel::run(const Queue& queue, std::size_t items, std::size_t local) const
               (local ? " in groups of " + std::to_string(local) : std::string()));
 }
 
-void Kernel::run_3d(const Queue& queue, std::size_t x, std::size_t y, std::size_t z) const {
-    if (x == 0 || y == 0 || z == 0) return;
-    const std::size_t global[3] = {x, y, z};
-    check(clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 3, nullptr, global, nullptr, 0, nullptr, nullptr),
-          "clEnqueueNDRangeKernel",
-          "kernel '" + name_ + "' with " + std::to_string(x) + "x" + std::to_string(y) + "x" + std::to_string(z) +
-              " work-items");
-}
-
 void Kernel::run_groups(const Queue& queue, const std::array<std::size_t, 3>& groups,
                         const std::array<std::size_t, 3>& local) const {
     if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;

@@ -56,10 +56,6 @@ public:
     // One-dimensional launch of `items` work-items; the global size is rounded up to a whole
     // number of work-groups (kernels check their bound). local 0 lets the driver choose.
     void run(const Queue& queue, std::size_t items, std::size_t local = 0) const;
-    // Three-dimensional launch of exactly x * y * z work-items with driver-chosen groups: for
-    // kernels over images, where dimension 0 (the column) needs no division to find and the
-    // compiler hoists what depends only on the row and plane out of the inner loop.
-    void run_3d(const Queue& queue, std::size_t x, std::size_t y, std::size_t z) const;
     // Three-dimensional launch of groups[d] work-groups of exactly local[d] work-items each: for
     // kernels written for one group shape (reqd_work_group_size), which check their own bounds.
     void run_groups(const Queue& queue, const std::array<std::size_t, 3>& groups,

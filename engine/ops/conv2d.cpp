@@ -194,7 +194,7 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
         split_filter_gradient(runtime, l, x, dy, partial_of(workspace, l), dweight, dbias);
         if (dx.buffer != nullptr)
             run_implicit(runtime, "conv2d_backward_data_implicit", "Conv2D backward",
-                         {Layout::tiles_n(x.shape.count() / std::size_t(l.channels)),
+                         {Layout::tiles_n(std::size_t(l.batch) * std::size_t(l.height) * std::size_t(l.width)),
                           Layout::tiles_m(std::size_t(l.channels)), 1},
                          l, weight, dy, dx, static_cast<int>(dx_write == GradWrite::accumulate));
         return;

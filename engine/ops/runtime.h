@@ -64,7 +64,8 @@ public:
         (set(k, index, args), ...);
     }
 
-    // The same over a 3-D range of at least x * y * z work-items: the kernel returns early for the
+    // The same over a 3-D range of at least x * y * z work-items, for kernels over images (the
+    // column in dimension 0 needs no division to find): the kernel returns early for the
     // work-items past x, y or z (see launch_3d).
     template <typename... Args>
     void run_3d(std::string_view program, std::string_view kernel_name, std::size_t x, std::size_t y, std::size_t z,
