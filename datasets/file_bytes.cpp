@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <new>
 #include <string>
+#include <utility>
 
 #include "datasets/dataset.h"
 
@@ -15,12 +17,67 @@ namespace {
 constexpr std::size_t kInputChunk = std::size_t{1} << 16;
 constexpr std::size_t kOutputChunk = std::size_t{1} << 18;
 
-std::string larger_than(std::uint64_t limit, bool inflated) {
-    std::string problem = "is larger than ";
-    problem += std::to_string(limit);
-    problem += inflated ? " bytes after decompressing" : " bytes";
-    return problem;
-}
+// The output of a read: it never holds more than the limit + 1 bytes, and once the first
+// `header_bytes` have arrived the header may lower the limit (and the memory is reserved once).
+class BoundedOutput {
+public:
+    BoundedOutput(const std::filesystem::path& file, std::uint64_t limit, bool inflated, std::size_t header_bytes,
+                  const HeaderLimit* limit_of)
+        : file_(file), limit_(limit), inflated_(inflated), header_bytes_(header_bytes), limit_of_(limit_of) {}
+
+    // Grows the buffer by what the next read may add; returns where it goes, and its size.
+    std::pair<std::uint8_t*, std::size_t> room() {
+        const std::size_t held = bytes_.size();
+        // One past the limit is allowed, so going over is noticed.
+        const std::uint64_t left = limit_ - held;
+        const std::size_t size = left < kOutputChunk ? static_cast<std::size_t>(left) + 1 : kOutputChunk;
+        bytes_.resize(held + size);
+        return {bytes_.data() + held, size};
+    }
+
+    // Keeps `used` of the room() just given, then checks the limit (asking the header once it is in).
+    void keep(std::size_t used, std::size_t offered) {
+        bytes_.resize(bytes_.size() - offered + used);
+        if (limit_of_ && !asked_ && bytes_.size() >= header_bytes_) ask_header(header_bytes_);
+        if (bytes_.size() > limit_) throw DatasetError(file_, larger_than());
+    }
+
+    std::vector<std::uint8_t> finish() {
+        if (limit_of_ && !asked_) ask_header(bytes_.size());  // a file shorter than a header
+        return std::move(bytes_);
+    }
+
+private:
+    void ask_header(std::size_t size) {
+        asked_ = true;
+        const std::uint64_t most = (*limit_of_)(std::span<const std::uint8_t>(bytes_.data(), size));
+        if (most >= limit_) return;
+        limit_ = most;
+        from_header_ = true;
+        try {
+            bytes_.reserve(static_cast<std::size_t>(limit_) + 1);
+        } catch (const std::bad_alloc&) {
+            throw DatasetError(file_, "needs " + std::to_string(limit_ >> 20) +
+                                          " MiB of memory to read, more than this computer can give now");
+        }
+    }
+
+    std::string larger_than() const {
+        std::string problem = from_header_ ? "holds more than the " : "is larger than ";
+        problem += std::to_string(limit_);
+        problem += from_header_ ? " bytes its header describes" : " bytes";
+        if (inflated_) problem += " after decompressing";
+        return problem;
+    }
+
+    const std::filesystem::path& file_;
+    std::uint64_t limit_;
+    bool inflated_;
+    std::size_t header_bytes_;
+    const HeaderLimit* limit_of_;
+    bool asked_ = false, from_header_ = false;
+    std::vector<std::uint8_t> bytes_;
+};
 
 // Reads up to `size` bytes; returns how many arrived (fewer only at the end of the file).
 std::size_t read_chunk(std::ifstream& stream, const std::filesystem::path& file, std::uint8_t* into, std::size_t size) {
@@ -29,22 +86,12 @@ std::size_t read_chunk(std::ifstream& stream, const std::filesystem::path& file,
     return static_cast<std::size_t>(stream.gcount());
 }
 
-// Bytes the output may still grow by in one step: one past `limit` is allowed so that
-// going over is noticed without ever holding more than limit + 1 bytes.
-std::size_t output_room(std::size_t held, std::uint64_t limit) {
-    const std::uint64_t room = limit - held;
-    return room < kOutputChunk ? static_cast<std::size_t>(room) + 1 : kOutputChunk;
-}
-
-std::vector<std::uint8_t> read_plain(std::ifstream& stream, const std::filesystem::path& file, std::uint64_t limit) {
-    std::vector<std::uint8_t> out;
+void read_plain(std::ifstream& stream, const std::filesystem::path& file, BoundedOutput& out) {
     for (;;) {
-        const std::size_t held = out.size();
-        out.resize(held + output_room(held, limit));
-        const std::size_t got = read_chunk(stream, file, out.data() + held, out.size() - held);
-        out.resize(held + got);
-        if (out.size() > limit) throw DatasetError(file, larger_than(limit, false));
-        if (got == 0) return out;
+        const auto [into, size] = out.room();
+        const std::size_t got = read_chunk(stream, file, into, size);
+        out.keep(got, size);
+        if (got == 0) return;
     }
 }
 
@@ -72,11 +119,10 @@ std::string damaged(const z_stream& stream) {
     return problem;
 }
 
-std::vector<std::uint8_t> read_gzip(std::ifstream& stream, const std::filesystem::path& file, std::uint64_t limit) {
+void read_gzip(std::ifstream& stream, const std::filesystem::path& file, BoundedOutput& out) {
     Inflater inflater(file);
     z_stream& z = inflater.stream();
     std::vector<std::uint8_t> input(kInputChunk);
-    std::vector<std::uint8_t> out;
     bool input_ended = false;
     bool at_member_end = false;  // true between gzip members, where the file may legally end
     for (;;) {
@@ -87,16 +133,14 @@ std::vector<std::uint8_t> read_gzip(std::ifstream& stream, const std::filesystem
             z.avail_in = static_cast<uInt>(got);
         }
         if (z.avail_in == 0 && input_ended) {
-            if (at_member_end) return out;
+            if (at_member_end) return;
             throw DatasetError(file, "the gzip data ends early (the file is truncated)");
         }
-        const std::size_t held = out.size();
-        out.resize(held + output_room(held, limit));
-        z.next_out = out.data() + held;
-        z.avail_out = static_cast<uInt>(out.size() - held);
+        const auto [into, size] = out.room();
+        z.next_out = into;
+        z.avail_out = static_cast<uInt>(size);
         const int result = inflate(&z, Z_NO_FLUSH);
-        out.resize(out.size() - z.avail_out);
-        if (out.size() > limit) throw DatasetError(file, larger_than(limit, true));
+        out.keep(size - z.avail_out, size);
         if (result == Z_STREAM_END) {
             // Several gzip members back to back form one file (as `cat a.gz b.gz` makes).
             at_member_end = true;
@@ -110,9 +154,8 @@ std::vector<std::uint8_t> read_gzip(std::ifstream& stream, const std::filesystem
     }
 }
 
-}  // namespace
-
-std::vector<std::uint8_t> read_file_bytes(const std::filesystem::path& file, std::uint64_t limit) {
+std::vector<std::uint8_t> read_bounded(const std::filesystem::path& file, std::uint64_t limit, std::size_t header_bytes,
+                                       const HeaderLimit* limit_of) {
     std::error_code error;
     if (!std::filesystem::exists(file, error)) throw DatasetError(file, "does not exist");
     if (std::filesystem::is_directory(file, error)) throw DatasetError(file, "is a folder, not a file");
@@ -127,7 +170,23 @@ std::vector<std::uint8_t> read_file_bytes(const std::filesystem::path& file, std
     stream.clear();
     stream.seekg(0);
     if (!stream) throw DatasetError(file, "cannot be read");
-    return gzip ? read_gzip(stream, file, limit) : read_plain(stream, file, limit);
+    BoundedOutput out(file, limit, gzip, header_bytes, limit_of);
+    if (gzip)
+        read_gzip(stream, file, out);
+    else
+        read_plain(stream, file, out);
+    return out.finish();
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> read_file_bytes(const std::filesystem::path& file, std::uint64_t limit) {
+    return read_bounded(file, limit, 0, nullptr);
+}
+
+std::vector<std::uint8_t> read_file_bytes(const std::filesystem::path& file, std::size_t header_bytes,
+                                          const HeaderLimit& limit_of, std::uint64_t limit) {
+    return read_bounded(file, limit, header_bytes, &limit_of);
 }
 
 }  // namespace bps::datasets

@@ -99,17 +99,8 @@ void check_data_size(const std::filesystem::path& file, const std::vector<std::u
     }
 }
 
-// Drops the header in place instead of copying the data.
-std::vector<std::uint8_t> data_only(std::vector<std::uint8_t> bytes, const IdxContents& contents) {
-    bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(contents.data_offset));
-    return bytes;
-}
-
-}  // namespace
-
-IdxImages read_idx_images(const std::filesystem::path& file) {
-    std::vector<std::uint8_t> bytes = read_file_bytes(file);
-    const IdxContents contents = read_header(file, bytes, 3, "images need 3 (count, height, width)");
+// The bytes of pixels an images header describes, after checking its sizes.
+std::uint64_t image_data_bytes(const std::filesystem::path& file, const IdxContents& contents) {
     const std::uint64_t count = contents.dimensions[0];
     const std::uint64_t height = contents.dimensions[1];
     const std::uint64_t width = contents.dimensions[2];
@@ -136,19 +127,57 @@ IdxImages read_idx_images(const std::filesystem::path& file) {
         problem += std::to_string(kLargestSide);
         throw DatasetError(file, problem);
     }
-    check_data_size(file, bytes, contents, count * plane);
+    return count * plane;
+}
+
+// The most a file with this header may hold, so that reading stops there: the header and its
+// data, and some bytes more, so that trailing bytes are still counted in the message. A header
+// that promises more than any dataset file holds is refused before anything is read.
+std::uint64_t most_file_bytes(const std::filesystem::path& file, const IdxContents& contents, std::uint64_t data) {
+    constexpr std::uint64_t kTrailingSlack = std::uint64_t{1} << 20;
+    if (data > max_file_bytes - contents.data_offset) {
+        std::string problem = "header promises ";
+        problem += std::to_string(data);
+        problem += " bytes of data, more than a dataset file may hold (";
+        problem += std::to_string(max_file_bytes >> 30);
+        problem += " GiB); the file is damaged or not a dataset";
+        throw DatasetError(file, problem);
+    }
+    return contents.data_offset + data + kTrailingSlack;
+}
+
+// Drops the header in place instead of copying the data.
+std::vector<std::uint8_t> data_only(std::vector<std::uint8_t> bytes, const IdxContents& contents) {
+    bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(contents.data_offset));
+    return bytes;
+}
+
+}  // namespace
+
+IdxImages read_idx_images(const std::filesystem::path& file) {
+    const std::string need = "images need 3 (count, height, width)";
+    std::vector<std::uint8_t> bytes = read_file_bytes(file, 4 + 3 * 4, [&](std::span<const std::uint8_t> first) {
+        const IdxContents header = read_header(file, {first.begin(), first.end()}, 3, need);
+        return most_file_bytes(file, header, image_data_bytes(file, header));
+    });
+    const IdxContents contents = read_header(file, bytes, 3, need);
+    check_data_size(file, bytes, contents, image_data_bytes(file, contents));
 
     IdxImages images;
-    images.count = static_cast<std::size_t>(count);
-    images.height = static_cast<int>(height);
-    images.width = static_cast<int>(width);
+    images.count = static_cast<std::size_t>(contents.dimensions[0]);
+    images.height = static_cast<int>(contents.dimensions[1]);
+    images.width = static_cast<int>(contents.dimensions[2]);
     images.pixels = data_only(std::move(bytes), contents);
     return images;
 }
 
 std::vector<std::uint8_t> read_idx_labels(const std::filesystem::path& file) {
-    std::vector<std::uint8_t> bytes = read_file_bytes(file);
-    const IdxContents contents = read_header(file, bytes, 1, "labels need 1 (count)");
+    const std::string need = "labels need 1 (count)";
+    std::vector<std::uint8_t> bytes = read_file_bytes(file, 4 + 4, [&](std::span<const std::uint8_t> first) {
+        const IdxContents header = read_header(file, {first.begin(), first.end()}, 1, need);
+        return most_file_bytes(file, header, header.dimensions[0]);
+    });
+    const IdxContents contents = read_header(file, bytes, 1, need);
     check_data_size(file, bytes, contents, contents.dimensions[0]);
     return data_only(std::move(bytes), contents);
 }

@@ -9,6 +9,7 @@
 #include "engine/bench/step_timing.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
+#include "engine/cl/device_use_mark.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/ops/runtime.h"
 #include "engine/session/number_text.h"
@@ -48,9 +49,12 @@ int run_bench(Arguments& arguments) {
 
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
+    const cl::DeviceUseMark in_use(cl::cache_root(), device);
+    for (const std::string& note : in_use.notes()) std::cerr << "note: " << note << "\n";
     cl::KernelCache cache(cl::kernel_cache_dir());
     ops::Runtime runtime(device, &cache);
     const bench::StepTiming timing = bench::time_training_step(runtime, spec, options);
+    for (const std::string& note : runtime.cache_notes()) std::cerr << "note: " << note << "\n";
 
     if (as_json) {
         nlohmann::json layers = nlohmann::json::array();

@@ -6,6 +6,7 @@
 #include "engine/cl/cache_location.h"
 #include "engine/cl/context.h"
 #include "engine/cl/device.h"
+#include "engine/cl/device_use_mark.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/cl/kernel_library.h"
 #include "engine/session/number_text.h"
@@ -23,7 +24,7 @@ const char* const cache_help =
     "\n"
     "  info     the folder, the entries per device and their size\n"
     "  warm     build the engine's kernels for a device now, timing each program\n"
-    "  clear    delete every cached program\n";
+    "  clear    delete every cached program, and the drivers' caches kept beside them\n";
 
 namespace {
 
@@ -62,6 +63,8 @@ int cache_warm(Arguments& arguments) {
     arguments.expect_nothing_left();
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
+    const cl::DeviceUseMark in_use(cl::cache_root(), device);
+    for (const std::string& note : in_use.notes()) std::cerr << "note: " << note << "\n";
     cl::KernelCache cache(cl::kernel_cache_dir());
     const cl::Context context(device);
     double total = 0;
@@ -69,6 +72,7 @@ int cache_warm(Arguments& arguments) {
     for (const cl::ProgramBuild& build : cl::build_engine_programs(context, &cache)) {
         std::cout << "  " << build.name << ": " << (build.from_cache ? "loaded from cache" : "built from source")
                   << " in " << session::format_milliseconds(build.milliseconds) << "\n";
+        if (!build.cache_note.empty()) std::cerr << "note: " << build.cache_note << "\n";
         total += build.milliseconds;
     }
     const cl::CacheStats& stats = cache.stats();
@@ -85,6 +89,12 @@ int cache_clear(Arguments& arguments) {
     const std::size_t removed = cache.clear();
     std::cout << "removed " << session::format_count(removed, "cached program") << " from " << cache.dir().string()
               << "\n";
+    // The drivers' caches that this program points beside its own go too: a damaged one (PoCL
+    // aborts on a broken file of its own) would otherwise survive every clear.
+    for (const cl::DriverCache& driver : cl::driver_caches(cl::cache_root())) {
+        if (cl::clear_driver_caches({driver}) > 0)
+            std::cout << "emptied " << driver.driver << "'s cache in " << driver.folder.string() << "\n";
+    }
     return exit_ok;
 }
 

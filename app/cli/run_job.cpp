@@ -1,6 +1,7 @@
 #include "app/cli/run_job.h"
 
 #include <chrono>
+#include <iostream>
 #include <optional>
 #include <stdexcept>
 
@@ -13,7 +14,9 @@ session::JobSetup job_setup(session::JobTask task, OpenedProject opened,
                             const std::optional<std::string>& device_flag) {
     session::JobSetup setup;
     setup.task = task;
-    setup.device_request = device::device_request(device_flag ? device_flag : std::optional(opened.project.device));
+    // BACKPROP_DEVICE acts as the flag does (a choice for this shell), so it overrides the project's.
+    const std::string requested = device::device_request(device_flag);
+    setup.device_request = requested.empty() ? opened.project.device : requested;
     setup.project = std::move(opened.project);
     setup.source = std::move(opened.source);
     // A project file (not a weights file it was read from) must never be written over.
@@ -25,6 +28,7 @@ session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
                            const std::function<void()>& interrupted) {
     std::optional<session::JobResult> result;
     std::optional<session::JobFailure> failure;
+    if (!events.note) events.note = [](const std::string& note) { std::cerr << "note: " << note << "\n"; };
     events.finished = [&](const session::JobResult& done) { result = done; };
     events.failed = [&](const session::JobFailure& problem) { failure = problem; };
     {

@@ -8,8 +8,8 @@
 
 namespace bps::cli {
 
-// A job for `task` on the opened project, on the --device flag's device, else the project's, else
-// BACKPROP_DEVICE's, else the best one.
+// A job for `task` on the opened project, on the --device flag's device, else BACKPROP_DEVICE's,
+// else the project's, else the best one.
 session::JobSetup job_setup(session::JobTask task, OpenedProject opened, const std::optional<std::string>& device_flag);
 
 // `events.finished` and `events.failed` are the job's own; the others are passed on. Throws

@@ -14,6 +14,7 @@
 #include "app/cli/training_progress.h"
 #include "engine/session/number_text.h"
 #include "engine/session/training_job.h"
+#include "engine/train/optimizer_settings.h"
 
 namespace bps::cli {
 
@@ -67,6 +68,9 @@ int run_train(Arguments& arguments) {
     const std::optional<std::string> weights_file = arguments.take_option("--save-weights");
     const std::optional<std::string> checkpoint_file = arguments.take_option("--checkpoint");
     arguments.expect_nothing_left();
+    if (rate && !train::learning_rate_accepted(*rate))
+        throw UsageError(std::string("--lr needs a learning rate ") + train::learning_rate_range + ", not " +
+                         session::format_rate(*rate));
 
     session::JobSetup setup = job_setup(session::JobTask::train, open_project(word), device_flag);
     setup.epochs = epochs;

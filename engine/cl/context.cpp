@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "engine/cl/error.h"
+#include "engine/cl/fault_injection.h"
 
 namespace bps::cl {
 
@@ -41,8 +42,8 @@ void check_range(std::size_t buffer_bytes, std::size_t bytes, std::size_t offset
 
 Buffer::Buffer(const Context& context, std::size_t bytes, cl_mem_flags flags) : bytes_(bytes) {
     if (bytes == 0) throw std::invalid_argument("an OpenCL buffer cannot be empty (0 bytes requested)");
-    cl_int status = CL_SUCCESS;
-    cl_mem buffer = clCreateBuffer(context.get(), flags, bytes, nullptr, &status);
+    cl_int status = injected_fault(FaultPoint::allocation);
+    cl_mem buffer = status == CL_SUCCESS ? clCreateBuffer(context.get(), flags, bytes, nullptr, &status) : nullptr;
     check(status, "clCreateBuffer", describe_buffer(bytes) + " on '" + context.device().name + "'");
     buffer_ = decltype(buffer_)(buffer);
 }
@@ -55,8 +56,10 @@ void Buffer::write(const Queue& queue, const void* data, std::size_t bytes, std:
 
 void Buffer::read(const Queue& queue, void* data, std::size_t bytes, std::size_t offset) const {
     check_range(bytes_, bytes, offset, "a read");
-    check(clEnqueueReadBuffer(queue.get(), buffer_.get(), CL_TRUE, offset, bytes, data, 0, nullptr, nullptr),
-          "clEnqueueReadBuffer", describe_buffer(bytes_));
+    cl_int status = injected_fault(FaultPoint::read);
+    if (status == CL_SUCCESS)
+        status = clEnqueueReadBuffer(queue.get(), buffer_.get(), CL_TRUE, offset, bytes, data, 0, nullptr, nullptr);
+    check(status, "clEnqueueReadBuffer", describe_buffer(bytes_));
 }
 
 }  // namespace bps::cl

@@ -499,6 +499,26 @@ std::size_t KernelCache::clear() {
     return removed;
 }
 
+void KernelCache::reject(const CacheKey& key) {
+    std::lock_guard lock(mutex_);
+    std::error_code ec;
+    fs::remove(entry_path(key), ec);
+    ++stats_.rejected;
+    if (stats_.hits > 0) --stats_.hits;
+    ++stats_.misses;
+}
+
+std::size_t KernelCache::clear_device(const std::string& device_folder) {
+    std::lock_guard lock(mutex_);
+    std::size_t removed = 0;
+    std::error_code ec;
+    for (fs::directory_iterator f(dir_ / device_folder, ec), end; !ec && f != end; f.increment(ec)) {
+        std::error_code e;
+        if (f->path().extension() == ".bin" && fs::remove(f->path(), e)) ++removed;
+    }
+    return removed;
+}
+
 CacheInfo KernelCache::info() const {
     CacheInfo result;
     result.dir = dir_;

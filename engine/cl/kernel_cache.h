@@ -61,13 +61,17 @@ public:
     // Longest string accepted in a header; bounds what a damaged file can ask for.
     static constexpr std::uint32_t max_header_string_bytes = 1u << 16;
 
-    explicit KernelCache(std::filesystem::path dir,
-                         std::uint64_t size_cap_bytes = default_size_cap_bytes);
+    explicit KernelCache(std::filesystem::path dir, std::uint64_t size_cap_bytes = default_size_cap_bytes);
 
     // The binary stored for this key, or nullopt. A damaged, truncated or
     // mismatching entry is deleted (counted in rejected) and nullopt returned.
     // A hit refreshes the entry's last-use time (LRU).
     std::optional<std::vector<unsigned char>> load(const CacheKey& key);
+
+    // Deletes the entry for this key after load() returned it and it proved wrong (the driver
+    // took the binary but it holds another program's kernels); counted as rejected, and the
+    // hit that load() counted becomes a miss.
+    void reject(const CacheKey& key);
 
     // Writes atomically (temp file + rename), then evicts least-recently-used
     // entries until the total is within the cap. Returns false (see
@@ -76,6 +80,8 @@ public:
 
     CacheInfo info() const;  // walks the folder
     std::size_t clear();     // removes all entries and temp files; returns entries removed
+    // Removes the entries of one device (its device_folder_name); returns how many.
+    std::size_t clear_device(const std::string& device_folder);
 
     const std::filesystem::path& dir() const;
     std::uint64_t size_cap_bytes() const;

@@ -13,7 +13,7 @@ std::vector<ProgramBuild> build_engine_programs(const Context& context, KernelCa
         const auto start = std::chrono::steady_clock::now();
         const Program program(context, std::string(entry.name), entry.source, {}, cache);
         const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
-        builds.push_back({std::string(entry.name), program.from_cache(), elapsed.count()});
+        builds.push_back({std::string(entry.name), program.from_cache(), elapsed.count(), program.cache_note()});
     }
     return builds;
 }

@@ -14,6 +14,7 @@ struct ProgramBuild {
     std::string name;         // kernels/<name>.cl
     bool from_cache = false;  // true when a cached binary was used
     double milliseconds = 0;  // wall time of this program's build
+    std::string cache_note;   // Program::cache_note(): a wrong cache entry that was replaced
 };
 
 std::vector<ProgramBuild> build_engine_programs(const Context& context, KernelCache* cache);

@@ -1,8 +1,13 @@
 #include "engine/cl/program.h"
 
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
 #include <vector>
 
 #include "engine/cl/error.h"
+#include "engine/cl/fault_injection.h"
 #include "engine/cl/kernel_cache.h"
 
 namespace bps::cl {
@@ -52,6 +57,36 @@ cl_program try_build_from_binary(const Context& context, const std::vector<unsig
     return program;
 }
 
+// The kernel names `source` declares: the word after "void" that follows each "__kernel"
+// (attributes such as reqd_work_group_size may stand between them).
+std::set<std::string> declared_kernels(std::string_view source) {
+    std::set<std::string> names;
+    const auto is_name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = source.find("__kernel"); at != std::string_view::npos; at = source.find("__kernel", at + 1)) {
+        std::size_t name = source.find("void", at);
+        if (name == std::string_view::npos) break;
+        name += 4;
+        while (name < source.size() && std::isspace(static_cast<unsigned char>(source[name]))) ++name;
+        std::size_t end = name;
+        while (end < source.size() && is_name_char(source[end])) ++end;
+        if (end > name) names.emplace(source.substr(name, end - name));
+    }
+    return names;
+}
+
+// Whether the built program holds every kernel the source declares (CL_PROGRAM_KERNEL_NAMES,
+// OpenCL 1.2): a cached binary of another program builds without complaint but lacks them.
+bool holds_kernels(cl_program program, const std::set<std::string>& wanted) {
+    std::size_t size = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &size) != CL_SUCCESS) return false;
+    std::string names(size, '\0');
+    if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size, names.data(), nullptr) != CL_SUCCESS) return false;
+    std::set<std::string> held;
+    std::stringstream list(names.c_str());
+    for (std::string name; std::getline(list, name, ';');) held.insert(name);
+    return std::includes(held.begin(), held.end(), wanted.begin(), wanted.end());
+}
+
 }  // namespace
 
 Program::Program(const Context& context, std::string name, std::string_view source, std::string options,
@@ -64,8 +99,15 @@ Program::Program(const Context& context, std::string name, std::string_view sour
         if (auto binary = cache->load(key)) {
             if (cl_program program = try_build_from_binary(context, *binary, options)) {
                 program_ = decltype(program_)(program);
-                from_cache_ = true;
-                return;
+                if (holds_kernels(program, declared_kernels(source))) {
+                    from_cache_ = true;
+                    return;
+                }
+                program_ = {};
+                cache->reject(key);
+                cache_note_ = "the kernel cache entry " + cache->entry_path(key).string() +
+                              " held another program than '" + name_ + "'; it was removed and '" + name_ +
+                              "' built from source";
             }
         }
     }
@@ -76,7 +118,8 @@ Program::Program(const Context& context, std::string name, std::string_view sour
     cl_program program = clCreateProgramWithSource(context.get(), 1, &text, &length, &status);
     check(status, "clCreateProgramWithSource", "program '" + name_ + "'");
     program_ = decltype(program_)(program);
-    status = clBuildProgram(program, 1, &device.id, options.c_str(), nullptr, nullptr);
+    status = injected_fault(FaultPoint::build);
+    if (status == CL_SUCCESS) status = clBuildProgram(program, 1, &device.id, options.c_str(), nullptr, nullptr);
     if (status != CL_SUCCESS)
         throw ClError("clBuildProgram", status, "program '" + name_ + "' on '" + device.name + "'",
                       build_log(program, device.id));
@@ -101,9 +144,11 @@ void Kernel::set_arg(cl_uint index, std::size_t size, const void* value) {
 void Kernel::run(const Queue& queue, std::size_t items, std::size_t local) const {
     std::size_t global = items;
     if (local != 0) global = (items + local - 1) / local * local;
-    check(clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 1, nullptr, &global, local ? &local : nullptr, 0, nullptr,
-                                 nullptr),
-          "clEnqueueNDRangeKernel",
+    cl_int status = injected_fault(FaultPoint::enqueue);
+    if (status == CL_SUCCESS)
+        status = clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 1, nullptr, &global, local ? &local : nullptr, 0,
+                                        nullptr, nullptr);
+    check(status, "clEnqueueNDRangeKernel",
           "kernel '" + name_ + "' with " + std::to_string(global) + " work-items" +
               (local ? " in groups of " + std::to_string(local) : std::string()));
 }
@@ -112,8 +157,11 @@ void Kernel::run_groups(const Queue& queue, const std::array<std::size_t, 3>& gr
                         const std::array<std::size_t, 3>& local) const {
     if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
     const std::size_t global[3] = {groups[0] * local[0], groups[1] * local[1], groups[2] * local[2]};
-    check(clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 3, nullptr, global, local.data(), 0, nullptr, nullptr),
-          "clEnqueueNDRangeKernel",
+    cl_int status = injected_fault(FaultPoint::enqueue);
+    if (status == CL_SUCCESS)
+        status =
+            clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 3, nullptr, global, local.data(), 0, nullptr, nullptr);
+    check(status, "clEnqueueNDRangeKernel",
           "kernel '" + name_ + "' with " + std::to_string(groups[0]) + "x" + std::to_string(groups[1]) + "x" +
               std::to_string(groups[2]) + " groups of " + std::to_string(local[0]) + "x" + std::to_string(local[1]) +
               "x" + std::to_string(local[2]));

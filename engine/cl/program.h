@@ -24,12 +24,16 @@ public:
     cl_program get() const noexcept { return program_.get(); }
     const std::string& name() const noexcept { return name_; }
     bool from_cache() const noexcept { return from_cache_; }
+    // What went wrong with the cache entry, for the learner ("the kernel cache entry FILE held
+    // another program ..."); empty when nothing did.
+    const std::string& cache_note() const noexcept { return cache_note_; }
     cl_device_id device() const noexcept { return device_; }
 
 private:
     std::string name_;
     cl_device_id device_;
     bool from_cache_ = false;
+    std::string cache_note_;
     Handle<cl_program, clRetainProgram, clReleaseProgram> program_;
 };
 

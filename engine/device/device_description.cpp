@@ -79,6 +79,13 @@ std::size_t select_device(const std::vector<DeviceDescription>& devices, std::st
     throw std::runtime_error(message);
 }
 
+std::string cpu_device_offer(const std::vector<DeviceDescription>& devices, std::size_t failing) {
+    for (std::size_t i = 0; i < devices.size(); ++i)
+        if (i != failing && devices[i].kind == DeviceKind::Cpu)
+            return "the CPU device '" + devices[i].name + "' (device " + std::to_string(i) + ")";
+    return {};
+}
+
 std::string device_request(const std::optional<std::string>& flag) {
     if (flag) return *flag;
     const char* env = std::getenv("BACKPROP_DEVICE");  // NOLINT(concurrency-mt-unsafe): read at start-up

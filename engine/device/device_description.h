@@ -63,6 +63,10 @@ std::size_t default_device_index(const std::vector<DeviceDescription>& devices);
 // listing the devices when nothing fits.
 std::size_t select_device(const std::vector<DeviceDescription>& devices, std::string_view request);
 
+// What to suggest when the device at `failing` fails: the first CPU device that is not it, as
+// "the CPU device 'NAME' (device 1)"; "" when there is none.
+std::string cpu_device_offer(const std::vector<DeviceDescription>& devices, std::size_t failing);
+
 // The request the user made: the --device flag when given, else BACKPROP_DEVICE, else "".
 std::string device_request(const std::optional<std::string>& flag);
 

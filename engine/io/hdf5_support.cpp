@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <string>
 
 namespace bps::io::hdf5 {
@@ -203,7 +204,23 @@ NamedArray read_floats(const std::filesystem::path& file, hid_t object, const st
         }
         array.dims.push_back(static_cast<int>(extent));
     }
-    array.values.resize(static_cast<std::size_t>(dims_product(array.dims)));
+    // The dims come from the file, where a few damaged bytes can declare terabytes. No layer's
+    // weights hold more than INT_MAX values (devices index with int), and a file stores what it
+    // declares: deflate, the one filter Keras files use, packs at most about 1032 to 1.
+    const std::uint64_t values = dims_product(array.dims);
+    const std::string declared =
+        which + " declares dims " + dims_text(array.dims) + " (" + std::to_string(values) + " values)";
+    if (values > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+        throw WeightsFileError(file, declared + ", more than any layer's weights hold: " + damaged);
+    const std::uint64_t stored = H5Dget_storage_size(dataset.get());
+    if (values * sizeof(float) > stored * 1032 + 4096)
+        throw WeightsFileError(file, declared + " but stores only " + std::to_string(stored) + " bytes: " + damaged);
+    try {
+        array.values.resize(static_cast<std::size_t>(values));
+    } catch (const std::bad_alloc&) {
+        throw WeightsFileError(file, declared + ", " + std::to_string(values * sizeof(float) >> 20) +
+                                         " MiB, more memory than this computer can give now");
+    }
     if (H5Dread(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, array.values.data()) < 0) {
         throw WeightsFileError(file, which + " cannot be read: " + damaged);
     }

@@ -1,10 +1,13 @@
 #include "engine/model/graph_analysis.h"
 
 #include <algorithm>
+#include <climits>
+#include <limits>
 #include <map>
 #include <optional>
 
 #include "engine/model/layer_geometry.h"
+#include "engine/tensor/checked_size.h"
 
 namespace bps::model {
 
@@ -17,9 +20,40 @@ std::string size_text(int h, int w) {
     return std::to_string(h) + "x" + std::to_string(w);
 }
 
-// Output shape, parameters and forward FLOPs of one layer, per sample.
-void infer_layer(LayerAnalysis& layer, const std::vector<LayerAnalysis>& done) {
+// The most values one tensor may hold, per image for activations: devices index tensors with
+// int, and Flatten keeps its width in one.
+constexpr std::uint64_t max_tensor_values = INT_MAX;
+
+std::uint64_t values_per_sample(const Shape& shape) {
+    return saturating_product({static_cast<std::uint64_t>(shape.c), static_cast<std::uint64_t>(shape.h),
+                               static_cast<std::uint64_t>(shape.w)});
+}
+
+// What makes a layer too large to build, in a learner's words; "" when it fits. `parameters` is
+// the layer's largest parameter tensor.
+std::string size_problem(const LayerAnalysis& layer, std::uint64_t parameters) {
+    const std::uint64_t values = values_per_sample(layer.output);
+    const std::string most = std::to_string(max_tensor_values);
+    // A saturated count (saturating_product) is not the real one: it is past 2^64.
+    const auto count_text = [](std::uint64_t count) {
+        return count == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 2^64")
+                                                                  : std::to_string(count);
+    };
+    if (values > max_tensor_values)
+        return "its output " + layer.output.sample_text() + " holds " + count_text(values) +
+               " values per image, more than one tensor can hold (" + most + "); use smaller images" +
+               (layer.spec.type == LayerType::input ? std::string() : " or fewer channels");
+    if (parameters > max_tensor_values)
+        return "it has " + count_text(parameters) + " weights, more than one tensor can hold (" + most +
+               "); use fewer units or filters, or a smaller input";
+    return {};
+}
+
+// Output shape, parameters and forward FLOPs of one layer, per sample. Returns the size of its
+// largest parameter tensor (the weights), counted without wrapping.
+std::uint64_t infer_layer(LayerAnalysis& layer, const std::vector<LayerAnalysis>& done) {
     const LayerSpec& spec = layer.spec;
+    std::uint64_t largest = 0;
     const Shape in = done[layer.inputs.front()].output;
     const double in_count = static_cast<double>(in.per_sample());
     switch (spec.type) {
@@ -29,7 +63,8 @@ void infer_layer(LayerAnalysis& layer, const std::vector<LayerAnalysis>& done) {
             if (in.h != 1 || in.w != 1) throw ModelError(quoted(spec) + " needs a flat input; add a Flatten before it");
             if (spec.units < 1) throw ModelError(quoted(spec) + " needs at least one unit");
             layer.output = Shape{1, spec.units, 1, 1};
-            layer.trainable_parameters = (in.per_sample() + 1) * static_cast<std::size_t>(spec.units);
+            largest = saturating_product({values_per_sample(in), static_cast<std::uint64_t>(spec.units)});
+            layer.trainable_parameters = saturating_sum(largest, static_cast<std::uint64_t>(spec.units));
             layer.flops = (2 * in_count + 1) * spec.units;
             break;
         case LayerType::conv2d: {
@@ -41,8 +76,11 @@ void infer_layer(LayerAnalysis& layer, const std::vector<LayerAnalysis>& done) {
                                  " is larger than its " + size_text(in.h, in.w) +
                                  " input; use a smaller kernel or 'same' padding");
             layer.output = conv2d_output_shape(in, spec.units, g);
-            const std::size_t taps = static_cast<std::size_t>(in.c) * g.kernel_h * g.kernel_w;
-            layer.trainable_parameters = (taps + 1) * static_cast<std::size_t>(spec.units);
+            const std::uint64_t taps =
+                saturating_product({static_cast<std::uint64_t>(in.c), static_cast<std::uint64_t>(g.kernel_h),
+                                    static_cast<std::uint64_t>(g.kernel_w)});
+            largest = saturating_product({taps, static_cast<std::uint64_t>(spec.units)});
+            layer.trainable_parameters = saturating_sum(largest, static_cast<std::uint64_t>(spec.units));
             layer.flops = (2.0 * static_cast<double>(taps) + 1) * static_cast<double>(layer.output.per_sample());
             break;
         }
@@ -88,20 +126,27 @@ void infer_layer(LayerAnalysis& layer, const std::vector<LayerAnalysis>& done) {
             layer.output = in;
             layer.flops = static_cast<double>(layer.inputs.size() - 1) * in_count;
             break;
-        case LayerType::concat:
-            layer.output = in;
-            layer.output.c = 0;
+        case LayerType::concat: {
+            std::uint64_t channels = 0;
             for (int producer : layer.inputs) {
                 const Shape& part = done[producer].output;
                 if (part.h != in.h || part.w != in.w)
                     throw ModelError(quoted(spec) + " needs inputs of the same height and width: '" +
                                      done[layer.inputs.front()].spec.name + "' gives " + in.sample_text() + ", '" +
                                      done[producer].spec.name + "' gives " + part.sample_text());
-                layer.output.c += part.c;
+                channels += static_cast<std::uint64_t>(part.c);
             }
+            if (channels > max_tensor_values)
+                throw ModelError(quoted(spec) + " joins " + std::to_string(channels) +
+                                 " channels, more than one tensor can hold (" + std::to_string(max_tensor_values) +
+                                 ")");
+            layer.output = in;
+            layer.output.c = static_cast<int>(channels);
             break;
+        }
     }
     layer.parameters += layer.trainable_parameters;
+    return largest;
 }
 }  // namespace
 
@@ -313,6 +358,7 @@ GraphReport analyse_graph_report(const NetworkSpec& spec, std::optional<int> cla
         NodeReport& node = report.nodes[original];
         if (blocked[original]) continue;
         LayerAnalysis& layer = done[original];
+        std::uint64_t largest_parameter = 0;
         layer.spec = layers[original];
         layer.inputs = node.inputs;
         if (layer.spec.type == LayerType::input) {
@@ -324,7 +370,7 @@ GraphReport analyse_graph_report(const NetworkSpec& spec, std::optional<int> cla
                 std::any_of(node.inputs.begin(), node.inputs.end(), [&](int p) { return !report.nodes[p].output; });
             if (node.input_has_problem) continue;
             try {
-                infer_layer(layer, done);
+                largest_parameter = infer_layer(layer, done);
             } catch (const ModelError& error) {
                 problem(original, error.what());
                 continue;
@@ -332,6 +378,10 @@ GraphReport analyse_graph_report(const NetworkSpec& spec, std::optional<int> cla
                 problem(original, quoted(layer.spec) + ": " + error.what());
                 continue;
             }
+        }
+        if (const std::string too_large = size_problem(layer, largest_parameter); !too_large.empty()) {
+            problem(original, quoted(layer.spec) + ": " + too_large);
+            continue;
         }
         if (layer.spec.type != LayerType::flatten) layer.activation_bytes = layer.output.per_sample() * sizeof(float);
         node.output = layer.output;

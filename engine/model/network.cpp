@@ -134,7 +134,13 @@ void Network::plan_memory() {
                 const Shape weight{layer.units, in.c, layer.conv.kernel_h, layer.conv.kernel_w};
                 add_parameter(node, "weight", weight, layer.initializer, train::conv_fans(weight), true);
                 add_parameter(node, "bias", channels, train::Initializer::zeros, {1, 1}, true);
-                workspace = std::max(workspace, ops::conv2d_workspace_elements(runtime_, in, layer.units, layer.conv));
+                try {
+                    workspace =
+                        std::max(workspace, ops::conv2d_workspace_elements(runtime_, in, layer.units, layer.conv));
+                } catch (const std::invalid_argument& error) {
+                    throw ModelError(std::string("Conv2D '") + layer.name + "': " + error.what() +
+                                     "; use fewer filters, a smaller batch or smaller images");
+                }
                 break;
             }
             case LayerType::batch_norm:

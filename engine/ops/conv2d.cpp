@@ -75,8 +75,9 @@ Layout layout_of(const Shape& input, int out_channels, const Conv2dGeometry& g) 
     // the largest thing either method indexes (it holds every value the products read).
     if (l.gemm_workspace() > std::size_t(INT_MAX))
         throw std::invalid_argument(
-            "Conv2D: a " + input.to_string() + " input with a " + size_text(g.kernel_h, g.kernel_w) + " kernel needs " +
-            std::to_string(l.gemm_workspace()) + " workspace values, more than one kernel can index");
+            "a " + input.to_string() + " input with " + std::to_string(out_channels) + " filters of " +
+            size_text(g.kernel_h, g.kernel_w) + " needs " + std::to_string(l.gemm_workspace()) +
+            " workspace values, more than one kernel can index (" + std::to_string(INT_MAX) + ")");
     return l;
 }
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "engine/cl/error.h"
+#include "engine/cl/fault_injection.h"
 
 namespace bps::ops {
 
@@ -70,9 +71,11 @@ void AsyncRead::start(Runtime& runtime, const Tensor& tensor) {
     event_ = {};
     values_.assign(tensor.count(), 0.0f);
     cl_event event = nullptr;
-    cl::check(clEnqueueReadBuffer(runtime.queue().get(), tensor.buffer, CL_FALSE, tensor.offset * sizeof(float),
-                                  tensor.bytes(), values_.data(), 0, nullptr, &event),
-              "clEnqueueReadBuffer", "asynchronous read of " + tensor.shape.to_string());
+    cl_int status = cl::injected_fault(cl::FaultPoint::read);
+    if (status == CL_SUCCESS)
+        status = clEnqueueReadBuffer(runtime.queue().get(), tensor.buffer, CL_FALSE, tensor.offset * sizeof(float),
+                                     tensor.bytes(), values_.data(), 0, nullptr, &event);
+    cl::check(status, "clEnqueueReadBuffer", "asynchronous read of " + tensor.shape.to_string());
     event_ = cl::Handle<cl_event, clRetainEvent, clReleaseEvent>(event);
     // Some drivers hold enqueued commands until a flush; polling alone would then wait forever.
     cl::check(clFlush(runtime.queue().get()), "clFlush", "asynchronous read");

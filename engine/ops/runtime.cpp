@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "engine/cl/error.h"
+#include "engine/cl/fault_injection.h"
 #include "kernels/embedded_kernels.h"
 
 namespace bps::ops {
@@ -73,6 +74,13 @@ void Runtime::build_programs(const std::function<void(std::size_t done, std::siz
     }
 }
 
+std::vector<std::string> Runtime::cache_notes() const {
+    std::vector<std::string> notes;
+    for (const auto& [name, built] : programs_)
+        if (!built->cache_note().empty()) notes.push_back(built->cache_note());
+    return notes;
+}
+
 cl::Kernel& Runtime::kernel(std::string_view program_name, std::string_view kernel_name) {
     std::string key(program_name);
     key += '/';
@@ -96,9 +104,11 @@ void copy_to_device(const cl::Queue& queue, const Tensor& tensor, const void* da
 }
 
 void copy_to_host(const cl::Queue& queue, const Tensor& tensor, void* data) {
-    cl::check(clEnqueueReadBuffer(queue.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float), tensor.bytes(),
-                                  data, 0, nullptr, nullptr),
-              "clEnqueueReadBuffer", "tensor " + tensor.shape.to_string());
+    cl_int status = cl::injected_fault(cl::FaultPoint::read);
+    if (status == CL_SUCCESS)
+        status = clEnqueueReadBuffer(queue.get(), tensor.buffer, CL_TRUE, tensor.offset * sizeof(float), tensor.bytes(),
+                                     data, 0, nullptr, nullptr);
+    cl::check(status, "clEnqueueReadBuffer", "tensor " + tensor.shape.to_string());
 }
 }  // namespace
 

@@ -39,6 +39,9 @@ public:
     // Builds every engine program now rather than on first use, calling `built(done, total)`
     // after each, so a caller can show "building kernels 3/11" on a cold cache.
     void build_programs(const std::function<void(std::size_t done, std::size_t total)>& built);
+    // What went wrong with kernel cache entries of the programs built so far (Program::cache_note),
+    // for the learner to read; empty when nothing did.
+    std::vector<std::string> cache_notes() const;
 
     // Sets the arguments in order and enqueues `items` work-items (1-D). A Tensor argument
     // expands to two kernel arguments: the buffer and its element offset (int).

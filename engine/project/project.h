@@ -72,6 +72,9 @@ private:
 // column), a missing or newer version, a missing or mistyped field, an unknown layer type or
 // option, or an edge naming no node. Graph and shape problems are left to analyse_project.
 Project parse_project(std::string_view text, const std::string& source);
+// Reads at most max_project_file_bytes: a larger file (or an endless one such as /dev/zero) is
+// refused with a ProjectError, as is a missing, unreadable or damaged one.
+inline constexpr std::uint64_t max_project_file_bytes = std::uint64_t{16} << 20;
 Project read_project(const std::filesystem::path& file);
 // Pretty JSON (2-space indent), starting from project.document so unknown fields survive.
 std::string project_to_json(const Project& project);

@@ -40,10 +40,12 @@
 #include <sstream>
 
 #include "datasets/catalogue.h"
+#include "engine/io/bounded_text.h"
 #include "engine/io/json_damage.h"
 #include "engine/project/project.h"
 #include "engine/project/project_format.h"
 #include "engine/train/initializer.h"
+#include "engine/train/optimizer_settings.h"
 
 namespace bps::project {
 
@@ -402,7 +404,10 @@ void read_training(const Fields& fields, TrainingSettings& training) {
     train::OptimizerSettings& settings = training.optimizer;
     settings.kind =
         optimizer.choice("type", settings.kind, format::optimizer_from, "an optimizer", format::optimizer_choices());
-    settings.learning_rate = optimizer.number_f("learning_rate", settings.learning_rate, 0.0, false);
+    const double rate = optimizer.number("learning_rate", settings.learning_rate);
+    if (!train::learning_rate_accepted(rate))
+        optimizer.fail("learning_rate", std::string("a number ") + train::learning_rate_range);
+    settings.learning_rate = static_cast<float>(rate);
     settings.momentum = optimizer.number_f("momentum", settings.momentum, 0.0, true, 1.0);
     settings.nesterov = optimizer.boolean("nesterov", settings.nesterov);
     settings.weight_decay = optimizer.number_f("weight_decay", settings.weight_decay, 0.0, true);
@@ -442,10 +447,13 @@ Project read_project(const std::filesystem::path& file) {
     if (!std::filesystem::exists(file, error)) throw ProjectError(file.string(), "the file does not exist");
     if (std::filesystem::is_directory(file, error))
         throw ProjectError(file.string(), "is a folder, not a project file");
-    std::ifstream in(file, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!in && !in.eof()) throw ProjectError(file.string(), "could not be read; check that you may read it");
-    return parse_project(text, file.string());
+    io::BoundedText read = io::read_bounded_text(file, max_project_file_bytes);
+    if (read.outcome == io::TextRead::unreadable)
+        throw ProjectError(file.string(), "could not be read; check that you may read it");
+    if (read.outcome == io::TextRead::too_large)
+        throw ProjectError(file.string(), "is larger than " + io::size_cap_words(max_project_file_bytes) +
+                                              ", far more than any project file; is it the right file?");
+    return parse_project(read.text, file.string());
 }
 
 }  // namespace bps::project

@@ -34,6 +34,7 @@
 #include <random>
 #include <sstream>
 
+#include "engine/io/bounded_text.h"
 #include "engine/io/json_damage.h"
 
 namespace bps::session {
@@ -105,11 +106,15 @@ void write_atomically(const fs::path& file, const std::string& text) {
 std::string read_text(const fs::path& file) {
     std::error_code error;
     if (!fs::exists(file, error)) throw RunRecordError(file, "the file does not exist");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw RunRecordError(file, "could not be opened; check that you may read it");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw RunRecordError(file, "could not be read");
-    return text;
+    // A receipt holds a few numbers per reported batch: megabytes for the longest runs.
+    constexpr std::uint64_t max_receipt_bytes = std::uint64_t{256} << 20;
+    io::BoundedText read = io::read_bounded_text(file, max_receipt_bytes);
+    if (read.outcome == io::TextRead::unreadable)
+        throw RunRecordError(file, "could not be read; check that you may read it");
+    if (read.outcome == io::TextRead::too_large)
+        throw RunRecordError(file, "is larger than " + io::size_cap_words(max_receipt_bytes) +
+                                       ", far more than any run receipt; is it the right file?");
+    return std::move(read.text);
 }
 
 ordered_json parse(const std::string& text, const fs::path& file) {

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "engine/io/keras_layout.h"
-#include "engine/session/build_info.h"
 #include "engine/model/graph_analysis.h"
+#include "engine/session/build_info.h"
 
 namespace bps::session {
 
@@ -26,6 +26,30 @@ SavedWeights read_saved_weights(const std::filesystem::path& file) {
             weights.project = project::parse_project(weights.contents.project, file.string());
         } catch (const project::ProjectError& error) {
             throw io::WeightsFileError(file, std::string("holds a project that cannot be read: ") + error.what());
+        }
+    }
+    // The model card and the network must agree; a card that does not fit its own network is the
+    // weights file's fault, not the images' or the dataset's, which later checks would blame.
+    if (weights.card && weights.project) {
+        const ModelCard& card = *weights.card;
+        const model::GraphReport report =
+            project::project_report(*weights.project, card.shape, static_cast<int>(card.class_names.size()));
+        if (!report.ok())
+            throw io::WeightsFileError(file, "says its network was trained on " + card.shape.to_string() +
+                                                 " images in " + std::to_string(card.class_names.size()) +
+                                                 " classes, which the network it holds cannot take (" +
+                                                 report.problems.front().message +
+                                                 "); the file is damaged, so save the weights again");
+        // The image shape decides the weights' shapes (a Dense after a Flatten, a first Conv2D).
+        try {
+            weights_for_network(weights, *weights.project, card.shape);
+        } catch (const io::WeightsFileError& error) {
+            std::string detail = error.what();  // "FILE: problem"
+            const std::string prefix = file.string() + ": ";
+            if (detail.rfind(prefix, 0) == 0) detail.erase(0, prefix.size());
+            throw io::WeightsFileError(file, "says its network was trained on " + card.shape.to_string() +
+                                                 " images, which its own weights do not fit (" + detail +
+                                                 "); the file is damaged, so save the weights again");
         }
     }
     return weights;

@@ -14,6 +14,7 @@
 #include "datasets/image_folder.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
+#include "engine/cl/device_use_mark.h"
 #include "engine/cl/error.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/io/network_weights.h"
@@ -29,6 +30,7 @@
 #include "engine/session/run_control.h"
 #include "engine/session/saved_weights.h"
 #include "engine/session/training_run.h"
+#include "engine/train/optimizer_settings.h"
 
 namespace bps::session {
 
@@ -83,6 +85,9 @@ struct TrainingJob::State {
     // What a generic exception means depends on what the worker was doing when it came.
     FailureKind phase = FailureKind::internal;
     std::string device_name;
+    // Another device to offer when this one fails: "the CPU device 'NAME' (device 1)"; empty when
+    // the failing device is the only CPU or there is none.
+    std::string cpu_offer;
     std::uint64_t device_memory = 0, device_max_allocation = 0;
     std::size_t network_bytes = 0;  // an estimate of what the run needs on the device, 0: unknown
     JobResult result;
@@ -104,6 +109,7 @@ struct TrainingJob::State {
     void run() noexcept;
     void work();
     JobFailure failure_of(std::exception_ptr error) const;
+    std::string device_failure_message(const cl::ClError& error) const;
     void keep_weights(JobFailure& failure) const noexcept;
     std::string out_of_memory_message(const std::string& error) const;
 };
@@ -180,7 +186,9 @@ JobFailure TrainingJob::State::failure_of(std::exception_ptr error) const {
     } catch (const project::ProjectError& e) {
         failed = failure(FailureKind::project, e.what(), {}, e.source());
     } catch (const model::ModelError& e) {
-        failed = failure(FailureKind::project, e.what(), {}, {});
+        // Found while building the network on the device: the project is named, as check_network does.
+        const std::string source = setup.source.empty() ? std::string("the project") : setup.source;
+        failed = failure(FailureKind::project, source + ": " + e.what(), {}, setup.source);
     } catch (const datasets::DatasetError& e) {
         failed = failure(FailureKind::data, e.what(), {}, e.file().string());
     } catch (const io::WeightsFileError& e) {
@@ -188,11 +196,15 @@ JobFailure TrainingJob::State::failure_of(std::exception_ptr error) const {
     } catch (const device::NoDeviceError& e) {
         failed = failure(FailureKind::no_device, e.what(), {}, {});
     } catch (const cl::ClError& e) {
-        if (out_of_memory_status(e.status()))
+        // CL_OUT_OF_RESOURCES is how some drivers say a buffer does not fit; a launch that fails
+        // with it after the network has already trained is the device failing, not the memory.
+        const bool memory =
+            out_of_memory_status(e.status()) &&
+            (e.status() != CL_OUT_OF_RESOURCES || !result.training_began || e.call() == "clCreateBuffer");
+        if (memory)
             failed = failure(FailureKind::out_of_device_memory, out_of_memory_message(e.what()));
         else
-            failed =
-                failure(FailureKind::device, device_name.empty() ? e.what() : device_name + ": " + e.what(), {}, {});
+            failed = failure(FailureKind::device, device_failure_message(e), {}, {});
     } catch (const std::bad_alloc&) {
         failed = failure(FailureKind::out_of_device_memory, "out of memory while preparing the run", {}, {});
     } catch (const DivergenceError& e) {
@@ -203,6 +215,28 @@ JobFailure TrainingJob::State::failure_of(std::exception_ptr error) const {
         failed.message = "the job stopped on an unknown error";
     }
     return failed;
+}
+
+// A device that failed, in plain words: when (how far training got), what the driver said, and
+// what to do. A failure during training stops at the batch it hit (keep_weights adds what was kept).
+std::string TrainingJob::State::device_failure_message(const cl::ClError& error) const {
+    const std::string device = device_name.empty() ? std::string("the device") : "the device '" + device_name + "'";
+    std::string message;
+    if (result.training_began) {
+        const std::size_t batches = result.batches_trained;
+        message = device + " failed during training, after " + std::to_string(batches) +
+                  (batches == 1 ? " batch" : " batches") + " of this run";
+    } else {
+        message = device + " failed while the run was being prepared";
+    }
+    message += " (";
+    message += error.what();
+    message += ")";
+    if (!cpu_offer.empty())
+        message += "; " + cpu_offer + " can train instead, more slowly: choose it with --device or in the Train panel";
+    else
+        message += "; try again, and update the device's driver if it keeps failing";
+    return message;
 }
 
 // With the figures a learner can act on: what the device has, and what the network asks for.
@@ -286,6 +320,9 @@ void TrainingJob::State::work() {
     if (setup.batch_size) training.batch_size = *setup.batch_size;
     if (setup.learning_rate) training.optimizer.learning_rate = *setup.learning_rate;
     if (setup.seed) training.seed = *setup.seed;
+    if (!train::learning_rate_accepted(training.optimizer.learning_rate))
+        throw std::invalid_argument(std::string("the learning rate must be ") + train::learning_rate_range + ", not " +
+                                    format_rate(training.optimizer.learning_rate));
     const std::string name = project.name.empty() ? setup.source : project.name;
 
     // Everything that can be checked without the images and the device comes first.
@@ -329,17 +366,23 @@ void TrainingJob::State::work() {
     phase = FailureKind::device;
     stage(Stage::preparing, "choosing a device");
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
-    const cl::DeviceInfo device = devices.at(cl::select_device(devices, setup.device_request));
+    const std::size_t chosen = cl::select_device(devices, setup.device_request);
+    const cl::DeviceInfo device = devices.at(chosen);
     device_name = device.name;
+    cpu_offer = device::cpu_device_offer({devices.begin(), devices.end()}, chosen);
     device_memory = device.global_memory_bytes;
     device_max_allocation = device.max_allocation_bytes;
     if (control.stop_requested()) return finish(result);
 
+    // Marked in use until the job ends, so that a crash inside the driver clears its caches next time.
+    const cl::DeviceUseMark in_use(cl::cache_root(), device);
+    for (const std::string& note : in_use.notes()) send(events.note, note);
     cl::KernelCache cache(cl::kernel_cache_dir());
     ops::Runtime runtime(device, &cache);
     stage(Stage::preparing, "building kernels", 0, 0);
     runtime.build_programs(
         [this](std::size_t done, std::size_t total) { stage(Stage::preparing, "building kernels", done, total); });
+    for (const std::string& note : runtime.cache_notes()) send(events.note, note);
     if (control.stop_requested()) return finish(result);
 
     phase = FailureKind::project;

@@ -175,6 +175,9 @@ struct JobEvents {
     std::function<void(const RunFacts&)> started;
     std::function<void(const BatchReport&)> batch;
     std::function<void(const EpochReport&)> epoch;
+    // Something the learner should know that does not stop the job: a damaged kernel cache that
+    // was cleared or rebuilt (the line names the cache and the device).
+    std::function<void(const std::string&)> note;
     std::function<void(const JobResult&)> finished;
     std::function<void(const JobFailure&)> failed;
 };

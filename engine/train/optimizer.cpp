@@ -28,6 +28,10 @@ void require_same_shape(const char* op, const Tensor& param, const Tensor& other
 
 }  // namespace
 
+bool learning_rate_accepted(double rate) {
+    return rate > 0 && rate <= max_learning_rate && std::isnormal(static_cast<float>(rate));
+}
+
 int optimizer_state_count(const OptimizerSettings& settings) {
     switch (settings.kind) {
         case OptimizerKind::sgd:

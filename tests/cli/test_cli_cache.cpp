@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -107,6 +108,72 @@ TEST_CASE("PoCL's own cache goes under the kernel cache folder unless the user s
     }
     REQUIRE(std::filesystem::is_directory(dir.path() / "pocl"));
     CHECK_FALSE(std::filesystem::is_empty(dir.path() / "pocl"));
+}
+
+TEST_CASE(
+    "a damaged PoCL cache crashes one run, the next clears the caches with a note and works, and clear "
+    "empties PoCL's cache") {
+    TempDir dir("cli-cache-pocl-damage");
+    ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", dir.path().string());
+    ScopedEnvironment pocl("POCL_CACHE_DIR", std::nullopt);  // PoCL's cache goes under dir, ours to clear
+    const ProcessResult cold = run_command(backprop("cache warm"));
+    REQUIRE(cold.exit_code == 0);
+    const std::size_t programs = count_occurrences(cold.output, "built from source");
+    const std::filesystem::path pocl_cache = dir.path() / "pocl";
+    if (files_with_extension(pocl_cache, ".so") == 0) {
+        WARN("the device is not PoCL (no kernel libraries in its cache); its damage is not tried");
+        return;
+    }
+    // PoCL dlopens its cached kernel libraries: cut short, they abort the process inside PoCL.
+    for (const auto& item : std::filesystem::recursive_directory_iterator(pocl_cache))
+        if (item.is_regular_file() && item.path().extension() == ".so") std::filesystem::resize_file(item.path(), 100);
+    for (const auto& item : std::filesystem::recursive_directory_iterator(dir.path() / "kernels"))
+        if (item.is_regular_file() && item.path().extension() == ".bin") std::filesystem::remove(item.path());
+
+    const ProcessResult crashed = run_command(backprop("cache warm"));
+    INFO(crashed.output);
+    REQUIRE(crashed.exit_code != 0);  // the finding: PoCL ends the process, no message of ours can come
+    CHECK_THAT(crashed.output, !Catch::Contains("total "));
+
+    const ProcessResult recovered = run_command(backprop("cache warm"));
+    INFO(recovered.output);
+    CHECK(recovered.exit_code == 0);
+    CHECK_THAT(recovered.output,
+               Catch::Contains("note: an earlier run (process ") && Catch::Contains("ended abruptly while using") &&
+                   Catch::Contains("PoCL's cache " + pocl_cache.string()) && Catch::Contains("were cleared"));
+    CHECK(count_occurrences(recovered.output, "built from source") == programs);
+
+    const ProcessResult again = run_command(backprop("cache warm"));
+    CHECK(again.exit_code == 0);
+    CHECK(count_occurrences(again.output, "loaded from cache") == programs);
+    CHECK_THAT(again.output, !Catch::Contains("note:"));
+
+    const ProcessResult cleared = run_command(backprop("cache clear"));
+    CHECK(cleared.exit_code == 0);
+    CHECK_THAT(cleared.output, Catch::Contains("emptied PoCL's cache in " + pocl_cache.string()));
+    CHECK(std::filesystem::is_directory(pocl_cache));
+    CHECK(std::filesystem::is_empty(pocl_cache));
+}
+
+TEST_CASE("cache clear empties the drivers' caches kept beside the kernel cache and leaves others alone") {
+    TempDir dir("cli-cache-clear-drivers");
+    ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", dir.path().string());
+    for (const char* driver : {"pocl", "cuda", "neo"}) {
+        std::filesystem::create_directories(dir.path() / driver / "AB" / "CDEF");
+        std::ofstream(dir.path() / driver / "AB" / "CDEF" / "kernel.so") << "compiled";
+    }
+    std::filesystem::create_directories(dir.path() / "mine");
+    std::ofstream(dir.path() / "mine" / "keep.txt") << "not a cache";
+
+    const ProcessResult cleared = run_command(backprop("cache clear"));
+    INFO(cleared.output);
+    CHECK(cleared.exit_code == 0);
+    for (const auto& [driver, folder] : {std::pair{"PoCL", "pocl"}, {"NVIDIA", "cuda"}, {"Intel", "neo"}}) {
+        CHECK_THAT(cleared.output,
+                   Catch::Contains(std::string("emptied ") + driver + "'s cache in " + (dir.path() / folder).string()));
+        CHECK(std::filesystem::is_empty(dir.path() / folder));
+    }
+    CHECK(std::filesystem::exists(dir.path() / "mine" / "keep.txt"));
 }
 
 TEST_CASE("cache with no or an unknown action is a usage error") {

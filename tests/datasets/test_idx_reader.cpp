@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <string>
@@ -11,6 +12,8 @@
 #include "datasets/file_bytes.h"
 #include "datasets/idx_reader.h"
 #include "tests/datasets/sample_files.h"
+#include "tests/support/gzip_bomb.h"
+#include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps;
@@ -279,4 +282,72 @@ TEST_CASE("Fashion-MNIST from Debian's package reads with its known counts and m
     for (float p : test.images) in_range = in_range && p >= 0.0f && p <= 1.0f;
     CHECK(in_range);
     CHECK(sum / static_cast<double>(train.images.size()) == Approx(0.2860).margin(0.001));
+}
+
+TEST_CASE("a gzip that inflates past what its IDX header describes is refused there, not at 4 GiB", "[idx]") {
+    test::TempDir dir("idx-bomb");
+    // 10 images of 28x28 promised, 64 MiB inflated: reading stops soon after the promise.
+    const auto images = dir.path() / "train-images-idx3-ubyte.gz";
+    write_file(images, test::gzip_bomb(idx_header(0x08, {10, 28, 28}), std::size_t{64} << 20));
+    CHECK(std::filesystem::file_size(images) < (std::size_t{1} << 20));
+    REQUIRE_THROWS_WITH(datasets::read_idx_images(images),
+                        Catch::StartsWith(images.string() + ": holds more than ") &&
+                            Catch::EndsWith(" bytes its header describes after decompressing"));
+    const auto labels = dir.path() / "train-labels-idx1-ubyte.gz";
+    write_file(labels, test::gzip_bomb(idx_header(0x08, {5}), std::size_t{16} << 20));
+    REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels),
+                        Catch::StartsWith(labels.string() + ": holds more than ") &&
+                            Catch::EndsWith(" bytes its header describes after decompressing"));
+    // Fewer than 1 MiB of trailing bytes are still counted exactly.
+    Bytes trailing = idx_images(2, 3, 3, random_pixels(18, 5));
+    trailing.insert(trailing.end(), 1000, 9);
+    write_file(dir.path() / "trailing.gz", gzip(trailing));
+    REQUIRE_THROWS_WITH(
+        datasets::read_idx_images(dir.path() / "trailing.gz"),
+        test::error_text(dir.path() / "trailing.gz", "has 1000 bytes after the data the header describes"));
+}
+
+TEST_CASE("an IDX header that promises more than 4 GiB is refused before its data is read", "[idx]") {
+    test::TempDir dir("idx-huge-header");
+    const bool gzipped = GENERATE(false, true);
+    const auto file = dir.path() / (gzipped ? "images.gz" : "images");
+    // 6,000,000 images of 28x28: 4.7 GB promised, 100 bytes held.
+    Bytes bytes = idx_images(6'000'000, 28, 28, random_pixels(100, 3));
+    write_file(file, gzipped ? gzip(bytes) : bytes);
+    REQUIRE_THROWS_WITH(datasets::read_idx_images(file),
+                        test::error_text(file,
+                                         "header promises 4704000000 bytes of data, more than a dataset file may "
+                                         "hold (4 GiB); the file is damaged or not a dataset"));
+}
+
+// Run by the next test in a child process, under `ulimit -v`: reads IDX_BOMB_FILE and expects
+// a DatasetError with IDX_BOMB_EXPECT in it (never a bad_alloc).
+TEST_CASE("(child process) an IDX file read under a memory limit", "[.idx-bomb-child]") {
+    const char* file = std::getenv("IDX_BOMB_FILE");        // NOLINT(concurrency-mt-unsafe)
+    const char* expected = std::getenv("IDX_BOMB_EXPECT");  // NOLINT(concurrency-mt-unsafe)
+    REQUIRE(file != nullptr);
+    REQUIRE(expected != nullptr);
+    REQUIRE_THROWS_WITH(datasets::read_idx_images(file), Catch::Contains(expected));
+}
+
+TEST_CASE("a gzip bomb is refused by its IDX header under a 600 MB memory limit, naming the file", "[idx]") {
+    test::TempDir dir("idx-bomb-limited");
+    const auto file = dir.path() / "train-images-idx3-ubyte.gz";
+    test::ScopedEnvironment file_name("IDX_BOMB_FILE", file.string());
+    const std::string child = "ulimit -v 600000 && \"" DATASETS_TESTS_EXE "\" \"[idx-bomb-child]\"";
+    SECTION("6,000,000 images promised (4.7 GB), 256 MiB inflated from under 1 MB") {
+        write_file(file, test::gzip_bomb(idx_header(0x08, {6'000'000, 28, 28}), std::size_t{256} << 20));
+        test::ScopedEnvironment expected("IDX_BOMB_EXPECT", file.string() + ": header promises 4704000000 bytes");
+        const test::ProcessResult result = test::run_command(child, 120);
+        INFO(result.output);
+        CHECK(result.exit_code == 0);
+    }
+    SECTION("1,100,000 images promised (862 MB): a size a file may have, but more memory than the limit") {
+        write_file(file, test::gzip_bomb(idx_header(0x08, {1'100'000, 28, 28}), std::size_t{256} << 20));
+        test::ScopedEnvironment expected("IDX_BOMB_EXPECT",
+                                         " MiB of memory to read, more than this computer can give now");
+        const test::ProcessResult result = test::run_command(child, 120);
+        INFO(result.output);
+        CHECK(result.exit_code == 0);
+    }
 }

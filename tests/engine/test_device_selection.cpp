@@ -76,3 +76,15 @@ TEST_CASE("the --device flag wins over BACKPROP_DEVICE, which wins over the defa
     test::unset_environment("BACKPROP_DEVICE");
     CHECK(cl::device_request(std::nullopt).empty());
 }
+
+TEST_CASE("a failing device's message offers another CPU device, never itself") {
+    const std::vector<device::DeviceDescription> devices = {
+        fake_device(0, "Discrete GPU", cl::DeviceKind::DiscreteGpu, 20),
+        fake_device(1, "Laptop iGPU", cl::DeviceKind::IntegratedGpu, 24),
+        fake_device(2, "Big CPU", cl::DeviceKind::Cpu, 64),
+    };
+    CHECK(device::cpu_device_offer(devices, 0) == "the CPU device 'Big CPU' (device 2)");
+    CHECK(device::cpu_device_offer(devices, 1) == "the CPU device 'Big CPU' (device 2)");
+    CHECK(device::cpu_device_offer(devices, 2).empty());  // the CPU itself failed: nothing else is a CPU
+    CHECK(device::cpu_device_offer({devices[0], devices[1]}, 0).empty());
+}

@@ -166,3 +166,39 @@ TEST_CASE("a different driver version does not load the other driver's binary") 
     check_axpy(updated_context, rebuilt, 100);
     CHECK(cl::Program(context, "elementwise", source, {}, &cache).from_cache());
 }
+
+TEST_CASE("a cache entry holding another program's binary is removed, rebuilt from source and named in a note") {
+    test::TempDir dir("program-cache-other");
+    const cl::Context context(test::test_device());
+    const auto elementwise = kernels::embedded_source("elementwise");
+    const auto activation = kernels::embedded_source("activation");
+    std::vector<unsigned char> other_binary;
+    {
+        // The binary of 'activation', stored under the key of 'elementwise' with a valid header:
+        // the checksum holds, the driver loads it, and only the kernels inside are wrong.
+        cl::KernelCache scratch((dir.path() / "scratch"));
+        const cl::Program built(context, "activation", activation, {}, &scratch);
+        std::size_t size = 0;
+        REQUIRE(clGetProgramInfo(built.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS);
+        other_binary.resize(size);
+        unsigned char* pointer = other_binary.data();
+        REQUIRE(clGetProgramInfo(built.get(), CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr) == CL_SUCCESS);
+    }
+    const cl::DeviceInfo& device = test::test_device();
+    const cl::CacheKey key{std::string(elementwise), {},          device.platform_name,
+                           device.platform_version,  device.name, device.driver_version};
+    cl::KernelCache cache(dir.path() / "kernels");
+    REQUIRE(cache.store(key, other_binary));
+
+    const cl::Program rebuilt(context, "elementwise", elementwise, {}, &cache);
+    CHECK_FALSE(rebuilt.from_cache());
+    CHECK(cache.stats().rejected == 1);
+    CHECK_THAT(rebuilt.cache_note(), Catch::Contains(cache.entry_path(key).string()) &&
+                                         Catch::Contains("held another program than 'elementwise'"));
+    check_axpy(context, rebuilt, 129);  // axpy exists: CL_INVALID_KERNEL_NAME is gone
+    // The rebuilt binary took the entry's place: the next build loads it, with nothing to say.
+    cl::KernelCache again(dir.path() / "kernels");
+    const cl::Program reloaded(context, "elementwise", elementwise, {}, &again);
+    CHECK(reloaded.from_cache());
+    CHECK(reloaded.cache_note().empty());
+}

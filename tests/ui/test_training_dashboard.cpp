@@ -122,8 +122,9 @@ private slots:
         QVERIFY(std::filesystem::exists(first.folder / "checkpoint.h5"));
         // The receipt and the weights name the version that trained them, as --version does.
         QCOMPARE(QString::fromStdString(first.receipt.app_version), QString::fromStdString(session::program_version()));
-        QCOMPARE(QString::fromStdString(session::read_saved_weights(first.folder / "weights.h5").contents.program_version),
-                 QString::fromStdString(session::program_version()));
+        QCOMPARE(
+            QString::fromStdString(session::read_saved_weights(first.folder / "weights.h5").contents.program_version),
+            QString::fromStdString(session::program_version()));
         const QString first_id = QString::fromStdString(first.id());
         QVERIFY(dashboard()->run_list()->can_continue(first_id));
 
@@ -380,7 +381,10 @@ private slots:
 
     void aDivergingRunPausesWithAdviceAndDrawsNoNaN() {
         project::Project wild = test::two_class_folder_project(images());
-        wild.training.optimizer.learning_rate = 1e20f;
+        // The most a run accepts, with a weight decay that turns every step into w -= 10 * (g + 10 w),
+        // about w * -99: the weights overflow within a few dozen batches, whatever the data.
+        wild.training.optimizer.learning_rate = 10.0f;
+        wild.training.optimizer.weight_decay = 10.0f;
         open(wild);
         QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
         press(panel()->train_button());

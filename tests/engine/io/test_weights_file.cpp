@@ -485,6 +485,32 @@ TEST_CASE("files that are not readable weights get a message saying why", "[weig
                                 ": was written by Backprop Studio 0.9.0 (git fedcba9876), a newer version (weights "
                                 "format 3); this version reads formats 1 to 2");
     }
+    SECTION("a kernel whose dims declare terabytes, or more than it stores, is refused before any allocation") {
+        // A 13 KB file used to end in a bare std::bad_alloc. Dims are stored apart from the data,
+        // so a few changed bytes declare any size; here the dataset is made with them, unwritten.
+        const auto declare = [&](const std::filesystem::path& file, std::vector<hsize_t> dims) {
+            write_keras_file(file, false);
+            H5Id hdf5{H5Fopen(file.string().c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose};
+            REQUIRE(hdf5.id >= 0);
+            H5Id inner{H5Gopen2(hdf5, "dense/dense", H5P_DEFAULT), H5Gclose};
+            REQUIRE(H5Ldelete(inner, "kernel:0", H5P_DEFAULT) >= 0);
+            H5Id space{H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose};
+            H5Id dataset{H5Dcreate2(inner, "kernel:0", H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                         H5Dclose};
+            REQUIRE(dataset.id >= 0);
+        };
+        const auto huge = folder.path() / "huge.h5";
+        declare(huge, {100000, 100000});
+        CHECK(std::filesystem::file_size(huge) < 100000);
+        CHECK_THAT(read(huge), Catch::StartsWith(huge.string() + ": ") &&
+                                   Catch::Contains("declares dims 100000x100000 (10000000000 values), more than any "
+                                                   "layer's weights hold: the file is damaged"));
+        const auto hollow = folder.path() / "hollow.h5";
+        declare(hollow, {40000, 40000});
+        CHECK_THAT(read(hollow), Catch::StartsWith(hollow.string() + ": ") &&
+                                     Catch::Contains("declares dims 40000x40000 (1600000000 values) but stores only 0 "
+                                                     "bytes: the file is damaged"));
+    }
     SECTION("a format-1 dataset that is not float32") {
         const auto file = folder.path() / "doubles.h5";
         write_format1_file(file, true, 1, H5T_IEEE_F64LE);

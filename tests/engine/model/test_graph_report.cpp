@@ -23,15 +23,15 @@ using Problems = std::vector<std::string>;
 
 // A network with three problems of its own and nodes downstream of them.
 NetworkSpec broken_network() {
-    return spec_of({1, 1, 8, 8}, {input_layer(),                                             // 0
-                                  conv2d("conv1", 4, 3),                                     // 1
-                                  dense("fc1", 10),                                          // 2
+    return spec_of({1, 1, 8, 8}, {input_layer(),                                               // 0
+                                  conv2d("conv1", 4, 3),                                       // 1
+                                  dense("fc1", 10),                                            // 2
                                   from(activation("act1", model::Activation::relu), {"fc1"}),  // 3
-                                  from(dense("side", 4), {"missing"}),                       // 4
-                                  from(flatten("flat"), {"conv1"}),                          // 5
-                                  from(dropout("drop", 1.5f), {"flat"}),                     // 6
-                                  concat("cat", {"act1", "drop", "side"}),                   // 7
-                                  dense("out", 10)});                                        // 8
+                                  from(dense("side", 4), {"missing"}),                         // 4
+                                  from(flatten("flat"), {"conv1"}),                            // 5
+                                  from(dropout("drop", 1.5f), {"flat"}),                       // 6
+                                  concat("cat", {"act1", "drop", "side"}),                     // 7
+                                  dense("out", 10)});                                          // 8
 }
 }  // namespace
 
@@ -267,5 +267,45 @@ TEST_CASE("the report follows the spec's order when the layers are listed out of
         INFO(spec.layers[i].name);
         CHECK(report.nodes[i].output == by_name.at(spec.layers[i].name)->output);
         CHECK(report.nodes[i].flops == by_name.at(spec.layers[i].name)->flops);
+    }
+}
+
+TEST_CASE("sizes past what one tensor holds are problems of their layer, counted without wrapping", "[graph]") {
+    SECTION("an input of 10^10 pixels") {
+        const GraphReport report =
+            analyse_graph_report(spec_of({1, 1, 100000, 100000}, {input_layer(), flatten("flat"), dense("out", 10)}));
+        REQUIRE(report.problems.size() == 1);
+        CHECK(
+            report.nodes[0].problems ==
+            Problems{"Input 'input': its output (1, 100000, 100000) holds 10000000000 values per image, more than one "
+                     "tensor can hold (2147483647); use smaller images"});
+        CHECK_FALSE(report.nodes[1].output.has_value());  // nothing downstream is shown with a wrapped size
+    }
+    SECTION("a Dense whose weights pass 2^31 values") {
+        // 784 x 3,000,000 = 2,352,000,000 weights.
+        const GraphReport report =
+            analyse_graph_report(spec_of({1, 1, 28, 28}, {input_layer(), flatten("flat"), dense("out", 3000000)}));
+        REQUIRE(report.problems.size() == 1);
+        CHECK(report.nodes[2].problems ==
+              Problems{"Dense 'out': it has 2352000000 weights, more than one tensor can hold (2147483647); use fewer "
+                       "units or filters, or a smaller input"});
+    }
+    SECTION("a Conv2D whose kernel and filters multiply past 64 bits") {
+        LayerSpec wide = conv2d("wide", 2000000000, 1);
+        wide.conv.kernel_h = wide.conv.kernel_w = 2000000000;
+        wide.conv.padding = Padding::same;
+        const GraphReport report = analyse_graph_report(spec_of({1, 2000000000, 1, 1}, {input_layer(), wide}));
+        REQUIRE_FALSE(report.ok());
+        CHECK_THAT(report.problems.front().message, Catch::StartsWith("Conv2D 'wide': it has more than 2^64 weights, "
+                                                                      "more than one tensor can hold"));
+    }
+    SECTION("a Concat whose channels add up past int") {
+        const GraphReport report = analyse_graph_report(
+            spec_of({1, 1500000000, 1, 1},
+                    {input_layer(), from(activation("a", model::Activation::relu), {"input"}),
+                     from(activation("b", model::Activation::relu), {"input"}), concat("cat", {"a", "b"})}));
+        REQUIRE_FALSE(report.ok());
+        CHECK(report.nodes[3].problems ==
+              Problems{"Concatenate 'cat' joins 3000000000 channels, more than one tensor can hold (2147483647)"});
     }
 }

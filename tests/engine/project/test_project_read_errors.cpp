@@ -75,7 +75,7 @@ TEST_CASE("mistyped project fields name their path and show the value", "[projec
     CHECK(parse_error(project_with(good_network, "{}", R"({"epochs": 0})")) ==
           "p.json: training.epochs must be a whole number of at least 1, not 0");
     CHECK(parse_error(project_with(good_network, "{}", R"({"optimizer": {"learning_rate": 0}})")) ==
-          "p.json: training.optimizer.learning_rate must be a number above 0, not 0");
+          "p.json: training.optimizer.learning_rate must be a number above 0 and at most 10, not 0");
     CHECK(parse_error(project_with(good_network, "{}", R"({"optimizer": {"nesterov": 1}})")) ==
           "p.json: training.optimizer.nesterov must be true or false, not 1");
     CHECK(parse_error(project_with(good_network, "{}", R"({"optimizer": "adam"})")) ==

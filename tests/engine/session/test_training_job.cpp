@@ -8,13 +8,16 @@
 #include <cmath>
 #include <condition_variable>
 #include <future>
+#include <limits>
 #include <mutex>
 #include <random>
 
+#include "engine/cl/fault_injection.h"
 #include "engine/io/network_weights.h"
 #include "engine/model/network.h"
 #include "engine/ops/runtime.h"
 #include "engine/session/evaluation.h"
+#include "engine/session/saved_weights.h"
 #include "engine/session/training_job.h"
 #include "kernels/embedded_kernels.h"
 #include "tests/engine/test_device.h"
@@ -630,7 +633,10 @@ TEST_CASE("a report also says what the batches since the previous report did, an
 TEST_CASE("a diverging run stops with advice and saves nothing, or pauses with the advice", "[job]") {
     TempDir dir("job-divergence");
     project::Project wild = small_project();
-    wild.training.optimizer.learning_rate = 1e20f;  // the weights overflow within a few batches
+    // The most a run accepts, with a weight decay that turns every step into w -= 10 * (g + 10 w),
+    // about w * -99: the weights overflow within a few dozen batches, whatever the data.
+    wild.training.optimizer.learning_rate = 10.0f;
+    wild.training.optimizer.weight_decay = 10.0f;
     const auto all_finite = [](const Recorder& run) {
         for (const BatchReport& report : run.batches)
             if (!std::isfinite(report.loss) || !std::isfinite(report.recent_loss)) return false;
@@ -644,8 +650,8 @@ TEST_CASE("a diverging run stops with advice and saves nothing, or pauses with t
         REQUIRE(run.failure);
         CHECK(run.failure->kind == FailureKind::diverged);
         CHECK_THAT(run.failure->message, Catch::StartsWith("the loss became "));
-        CHECK_THAT(run.failure->message, Catch::Contains("at learning rate 1e+20"));
-        CHECK_THAT(run.failure->message, Catch::Contains("lower learning rate (try 1e+19)"));
+        CHECK_THAT(run.failure->message, Catch::Contains("at learning rate 10:"));
+        CHECK_THAT(run.failure->message, Catch::Contains("lower learning rate (try 1)"));
         CHECK_THAT(run.failure->message, Catch::Contains("normalised"));
         CHECK(run.failure->weights.empty());
         CHECK_FALSE(std::filesystem::exists(dir.path() / "w.h5"));
@@ -693,4 +699,73 @@ TEST_CASE("a failure after training keeps the weights trained", "[job]") {
     CHECK(run.failure->epochs_completed == 3);
     CHECK(run.failure->weights.size() == 4);
     CHECK(run.failure->saved_to.empty());
+}
+
+TEST_CASE("a device fault part-way through training stops after the last completed batch and keeps its weights",
+          "[job]") {
+    struct Disarmed {
+        ~Disarmed() { cl::disarm_fault(); }
+    } disarmed;
+    TempDir dir("job-device-fault");
+    // No validation and no test split: every kernel a run launches belongs to a training step or
+    // to preparing the run, so the launches of two and of three batches differ by one step.
+    auto data = std::make_shared<TrainingData>(*small_data());
+    data->split.train.insert(data->split.train.end(), data->split.validation.begin(), data->split.validation.end());
+    data->split.validation.clear();
+    data->test = datasets::Dataset{};
+    const auto run_batches = [&](std::size_t batches) {
+        cl::arm_fault({cl::FaultPoint::enqueue, std::numeric_limits<std::uint64_t>::max(), CL_OUT_OF_RESOURCES});
+        Recorder run;
+        JobSetup setup = setup_of(small_project());
+        setup.data = data;
+        setup.batch_limit = batches;
+        run_to_end(run, std::move(setup));
+        REQUIRE(run.result);
+        return std::pair{cl::counted_calls(), run.result->weights};
+    };
+    const auto [two_batch_launches, two_batch_weights] = run_batches(2);
+    const auto [three_batch_launches, three_batch_weights] = run_batches(3);
+    REQUIRE(three_batch_launches > two_batch_launches);
+
+    // The first launch of the third batch fails, as a driver out of resources would fail it.
+    cl::arm_fault({cl::FaultPoint::enqueue, two_batch_launches + 1, CL_OUT_OF_RESOURCES});
+    Recorder run;
+    JobSetup setup = setup_of(small_project());
+    setup.data = data;
+    setup.save_weights = dir.path() / "kept.h5";
+    run_to_end(run, std::move(setup));
+    REQUIRE(run.failure);
+    CHECK(run.failure->kind == FailureKind::device);
+    CHECK_THAT(run.failure->message,
+               Catch::StartsWith("the device '" + test::test_device().name +
+                                 "' failed during training, after 2 batches of this run (clEnqueueNDRangeKernel "
+                                 "failed with CL_OUT_OF_RESOURCES (-5) for kernel '") &&
+                   Catch::Contains("the weights as they were after the last completed batch are saved in " +
+                                   (dir.path() / "kept.h5").string()));
+    // Exactly the weights of a run that stopped after two batches, in the job and in the file.
+    REQUIRE(run.failure->weights.size() == two_batch_weights.size());
+    const SavedWeights saved = read_saved_weights(dir.path() / "kept.h5");
+    const std::vector<io::NamedArray> from_file = weights_for_network(saved, small_project(), data->train.shape);
+    for (std::size_t i = 0; i < two_batch_weights.size(); ++i) {
+        INFO(two_batch_weights[i].name);
+        CHECK(run.failure->weights[i].values == two_batch_weights[i].values);
+        CHECK(from_file[i].values == two_batch_weights[i].values);
+        if (i == 0) CHECK(two_batch_weights[i].values != three_batch_weights[i].values);  // the batches count
+    }
+}
+
+TEST_CASE("a buffer the device refuses while the network is built gives the memory estimate", "[job]") {
+    struct Disarmed {
+        ~Disarmed() { cl::disarm_fault(); }
+    } disarmed;
+    cl::arm_fault({cl::FaultPoint::allocation, 1, CL_MEM_OBJECT_ALLOCATION_FAILURE});
+    Recorder run;
+    run_to_end(run, setup_of(small_project()));
+    REQUIRE(run.failure);
+    CHECK(run.failure->kind == FailureKind::out_of_device_memory);
+    CHECK_THAT(run.failure->message,
+               Catch::StartsWith("the network does not fit the memory of " + test::test_device().name + " (") &&
+                   Catch::Contains("this network needs about ") &&
+                   Catch::Contains("clCreateBuffer failed with CL_MEM_OBJECT_ALLOCATION_FAILURE"));
+    CHECK_FALSE(run.result);
 }

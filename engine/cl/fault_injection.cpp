@@ -1,0 +1,107 @@
+#include "engine/cl/fault_injection.h"
+
+#include <array>
+#include <cstdlib>
+#include <mutex>
+#include <utility>
+
+#include "engine/cl/error.h"
+
+namespace bps::cl {
+
+namespace {
+
+struct Armed {
+    std::mutex mutex;
+    std::optional<Fault> fault;
+    std::uint64_t calls = 0;  // at the armed point since it was armed
+    bool environment_read = false;
+};
+
+Armed& armed() {
+    static Armed state;
+    return state;
+}
+
+constexpr std::array<std::pair<const char*, FaultPoint>, 4> point_names{{{"enqueue", FaultPoint::enqueue},
+                                                                         {"allocation", FaultPoint::allocation},
+                                                                         {"build", FaultPoint::build},
+                                                                         {"read", FaultPoint::read}}};
+
+// The statuses a test may ask for by name: the ones drivers give when they run out of something.
+constexpr std::array<cl_int, 5> nameable_statuses{CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY,
+                                                  CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_BUILD_PROGRAM_FAILURE,
+                                                  CL_INVALID_COMMAND_QUEUE};
+
+// Under the lock: the environment's fault, once, unless a test armed one first.
+void read_environment(Armed& state) {
+    if (state.environment_read) return;
+    state.environment_read = true;
+    const char* text = std::getenv("BACKPROP_INJECT_FAULT");  // NOLINT(concurrency-mt-unsafe): under the lock
+    if (text && !state.fault) state.fault = parse_fault(text);
+}
+
+}  // namespace
+
+std::optional<Fault> parse_fault(const std::string& text) {
+    const std::size_t first = text.find(':');
+    if (first == std::string::npos) return std::nullopt;
+    Fault fault;
+    bool named = false;
+    for (const auto& [name, point] : point_names)
+        if (text.compare(0, first, name) == 0 && std::string(name).size() == first) {
+            fault.point = point;
+            named = true;
+        }
+    if (!named) return std::nullopt;
+    const std::size_t second = text.find(':', first + 1);
+    const std::string count =
+        text.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+    if (count.empty() || count.size() > 18 || count.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    fault.nth = std::stoull(count);
+    if (fault.nth == 0) return std::nullopt;
+    if (second != std::string::npos) {
+        const std::string status = text.substr(second + 1);
+        bool known = false;
+        for (const cl_int candidate : nameable_statuses)
+            if (status_name(candidate) == status) {
+                fault.status = candidate;
+                known = true;
+            }
+        if (!known) return std::nullopt;
+    }
+    return fault;
+}
+
+void arm_fault(const Fault& fault) {
+    Armed& state = armed();
+    std::lock_guard lock(state.mutex);
+    state.environment_read = true;
+    state.fault = fault;
+    state.calls = 0;
+}
+
+void disarm_fault() {
+    Armed& state = armed();
+    std::lock_guard lock(state.mutex);
+    state.environment_read = true;
+    state.fault.reset();
+    state.calls = 0;
+}
+
+std::uint64_t counted_calls() {
+    Armed& state = armed();
+    std::lock_guard lock(state.mutex);
+    return state.calls;
+}
+
+cl_int injected_fault(FaultPoint point) {
+    Armed& state = armed();
+    std::lock_guard lock(state.mutex);
+    read_environment(state);
+    if (!state.fault || state.fault->point != point) return CL_SUCCESS;
+    return ++state.calls == state.fault->nth ? state.fault->status : CL_SUCCESS;
+}
+
+}  // namespace bps::cl

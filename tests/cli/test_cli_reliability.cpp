@@ -1,0 +1,176 @@
+// What a learner's mistakes and damaged inputs get from the CLI: a refusal in bounded time and
+// memory with a message that names the setting, file or layer at fault. Each case is a finding
+// of the reliability review (issue 26), run on the small stripes project.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/cli/cli.h"
+#include "tests/cli/stripes_project.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+using namespace bps::test;
+
+namespace {
+
+// The stripes project with `change` applied to its JSON.
+template <typename Change>
+std::filesystem::path changed_project(const TempDir& dir, Change change) {
+    write_stripes(dir.path() / "images", 4);
+    const std::filesystem::path file = write_project(dir.path(), dir.path() / "images");
+    nlohmann::json project = nlohmann::json::parse(std::ifstream(file));
+    change(project);
+    std::ofstream(file) << project.dump(2);
+    return file;
+}
+
+}  // namespace
+
+TEST_CASE("learning rates outside 0 to 10 are refused, from --lr and from the project file", "[cli][reliability]") {
+    TempDir dir("cli-lr-range");
+    const std::filesystem::path project = changed_project(dir, [](nlohmann::json&) {});
+    // 1e39 is infinity as a float32, 1e-50 is 0: both passed before.
+    for (const auto& [given, shown] : {std::pair{"1e39", "1e+39"}, {"1e-50", "1e-50"}, {"10.5", "10.5"}}) {
+        const ProcessResult result = run_command(backprop("train " + quote(project) + " --batches 1 --lr " + given));
+        INFO(result.output);
+        CHECK(result.exit_code == 2);
+        CHECK_THAT(result.output, Catch::StartsWith(std::string("backprop train: --lr needs a learning rate above 0 "
+                                                                "and at most 10, not ") +
+                                                    shown + "\n"));
+    }
+    const ProcessResult highest = run_command(backprop("train " + quote(project) + " --batches 1 --lr 10"));
+    INFO(highest.output);
+    CHECK(highest.exit_code == 0);
+
+    const std::filesystem::path too_fast =
+        changed_project(dir, [](nlohmann::json& p) { p["training"]["optimizer"]["learning_rate"] = 1e39; });
+    const ProcessResult result = run_command(backprop("summary " + quote(too_fast)));
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.output,
+               Catch::Contains(too_fast.string() + ": training.optimizer.learning_rate must be a number above 0 and at "
+                                                   "most 10, not 1e+39"));
+}
+
+TEST_CASE("a project 'file' that never ends or is huge is refused after 16 MiB, naming it", "[cli][reliability]") {
+    TempDir dir("cli-project-size");
+    // /dev/zero used to be read until memory ran out; 60 s is far more than the refusal takes.
+    const ProcessResult endless = run_command(backprop("summary /dev/zero"), 60);
+    CHECK(endless.exit_code == 1);
+    CHECK(endless.output ==
+          "backprop summary: error: /dev/zero: is larger than 16 MiB, far more than any project "
+          "file; is it the right file?\n");
+
+    const std::filesystem::path large = dir.path() / "large.json";
+    {
+        std::ofstream out(large);
+        out << "{\"name\": \"" << std::string((std::size_t{16} << 20) + 1, 'x') << "\"}";
+    }
+    const ProcessResult result = run_command(backprop("train " + quote(large)), 60);
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.output, Catch::Contains(large.string() + ": is larger than 16 MiB"));
+}
+
+TEST_CASE("BACKPROP_DEVICE chooses the device of train, evaluate and predict, as --device does", "[cli][reliability]") {
+    TempDir dir("cli-device-env");
+    const std::filesystem::path project = changed_project(dir, [](nlohmann::json&) {});
+    const std::filesystem::path weights = dir.path() / "weights.h5";
+    REQUIRE(
+        run_command(backprop("train " + quote(project) + " --batches 1 --save-weights " + quote(weights))).exit_code ==
+        0);
+    const std::string image = quote(dir.path() / "images" / "rows" / "0.png");
+
+    ScopedEnvironment device("BACKPROP_DEVICE", "no-such-device");
+    for (const std::string& command : {"train " + quote(project) + " --batches 1", "evaluate " + quote(weights),
+                                       "predict " + quote(weights) + " " + image}) {
+        const ProcessResult result = run_command(backprop(command));
+        INFO(command << "\n" << result.output);
+        CHECK(result.exit_code != 0);
+        CHECK_THAT(result.output, Catch::Contains("no OpenCL device matches 'no-such-device'"));
+    }
+    // The flag still wins over the variable.
+    const ProcessResult flagged = run_command(backprop("evaluate " + quote(weights) + " --device 0"));
+    INFO(flagged.output);
+    CHECK(flagged.exit_code == 0);
+}
+
+TEST_CASE("an input of 10^10 pixels is refused by summary with its size, not shown as an overflowed Flatten",
+          "[cli][reliability]") {
+    TempDir dir("cli-overflow");
+    const std::filesystem::path project = changed_project(dir, [](nlohmann::json& p) {
+        p["dataset"]["image_size"] = {100000, 100000};
+    });
+    const ProcessResult result = run_command(backprop("summary " + quote(project)));
+    CHECK(result.exit_code == 1);
+    CHECK(result.output == "backprop summary: error: " + project.string() +
+                               ": Input 'input': its output (1, 100000, 100000) holds 10000000000 values per image, "
+                               "more than one tensor can hold (2147483647); use smaller images\n");
+    CHECK_THAT(result.output, !Catch::Contains("1410065408"));
+}
+
+TEST_CASE("a Conv2D too large for the device's indexing names the project and the layer", "[cli][reliability]") {
+    TempDir dir("cli-huge-conv");
+    const std::filesystem::path project = changed_project(dir, [](nlohmann::json& p) {
+        // 10^7 filters of 8x8: 6.4e8 values per image, so a batch of 8 needs 5.1e9 (past int);
+        // the pooling after it keeps the next layers small.
+        nlohmann::json& nodes = p["network"]["nodes"];
+        const nlohmann::json wide = {
+            {"name", "wide"}, {"type", "Conv2D"}, {"params", {{"filters", 10000000}, {"padding", "same"}}}};
+        const nlohmann::json pool = {{"name", "pool"}, {"type", "GlobalAveragePooling2D"}};
+        nodes.insert(nodes.begin() + 1, wide);
+        nodes.insert(nodes.begin() + 2, pool);
+        nlohmann::json& edges = p["network"]["edges"];
+        edges[0] = {{"from", "input"}, {"to", "wide"}};
+        edges.push_back({{"from", "wide"}, {"to", "pool"}});
+        edges.push_back({{"from", "pool"}, {"to", "flatten"}});
+    });
+    const ProcessResult result = run_command(backprop("train " + quote(project) + " --batches 1"));
+    INFO(result.output);
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.output, Catch::Contains("backprop train: error: " + project.string() + ": Conv2D 'wide': ") &&
+                                  Catch::Contains("more than one kernel can index") &&
+                                  Catch::Contains("use fewer filters, a smaller batch or smaller images"));
+}
+
+TEST_CASE("a validation fraction that leaves no training image names the setting", "[cli][reliability]") {
+    TempDir dir("cli-validation-all");
+    const std::filesystem::path project =
+        changed_project(dir, [](nlohmann::json& p) { p["dataset"]["validation_fraction"] = 0.999; });
+    const ProcessResult result = run_command(backprop("train " + quote(project) + " --batches 1"));
+    INFO(result.output);
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.output, Catch::Contains("the validation fraction (dataset.validation_fraction 0.999) holds out "
+                                              "all 8 training images, leaving none to train on; lower it"));
+}
+
+TEST_CASE("a device fault stops a CLI run in plain words, keeps the weights, and the next run works",
+          "[cli][reliability]") {
+    TempDir dir("cli-device-fault");
+    const std::filesystem::path project = changed_project(dir, [](nlohmann::json&) {});
+    const std::filesystem::path weights = dir.path() / "kept.h5";
+    ProcessResult failed;
+    {
+        // The 40th kernel launch falls in the second or third batch of this small network.
+        ScopedEnvironment fault("BACKPROP_INJECT_FAULT", "enqueue:40");
+        failed = run_command(backprop("train " + quote(project) + " --save-weights " + quote(weights)));
+    }
+    INFO(failed.output);
+    CHECK(failed.exit_code == 1);
+    CHECK_THAT(failed.output, Catch::Contains("backprop train: error: the device '") &&
+                                  Catch::Contains("' failed during training, after ") &&
+                                  Catch::Contains("(clEnqueueNDRangeKernel failed with CL_OUT_OF_RESOURCES (-5)") &&
+                                  Catch::Contains("the weights as they were after the last completed batch are saved "
+                                                  "in " +
+                                                  weights.string()));
+    const ProcessResult evaluated = run_command(backprop("evaluate " + quote(weights)));
+    INFO(evaluated.output);
+    CHECK(evaluated.exit_code == 0);
+    CHECK_THAT(evaluated.output, Catch::Contains("accuracy"));
+
+    ScopedEnvironment wrong("BACKPROP_INJECT_FAULT", "read:1:CL_INVALID_COMMAND_QUEUE");
+    const ProcessResult read = run_command(backprop("train " + quote(project)));
+    INFO(read.output);
+    CHECK(read.exit_code == 1);
+    CHECK_THAT(read.output, Catch::Contains("(clEnqueueReadBuffer failed with CL_INVALID_COMMAND_QUEUE (-36)"));
+}
