@@ -56,6 +56,9 @@ TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::
     connect(runner_, &TrainingRunner::epochReported, this, &TrainingController::epoch);
     connect(runner_, &TrainingRunner::finished, this, &TrainingController::finished);
     connect(runner_, &TrainingRunner::failed, this, &TrainingController::failed);
+    connect(runner_, &TrainingRunner::noted, this, [this](const QString& note) {
+        window_->statusBar()->showMessage(tr("Note: %1").arg(note), status_message_ms);
+    });
 
     // Another project: its own runs. A new project that is saved takes its runs along.
     ui::NetworkDocument* document = window_->document();

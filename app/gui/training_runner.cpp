@@ -2,9 +2,9 @@
 
 #include <chrono>
 #include <functional>
-#include <vector>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "app/gui/worker_bridge.h"
 
@@ -80,6 +80,7 @@ bool TrainingRunner::start(session::JobSetup setup) {
         // sends them at most every report_interval (~30 a second).
         events.batch = [&channel](const session::BatchReport& b) { channel.record(QVariant::fromValue(b)); };
         events.epoch = [&channel](const session::EpochReport& e) { channel.record(QVariant::fromValue(e)); };
+        events.note = [&channel](const std::string& n) { channel.record(QVariant(QString::fromStdString(n))); };
         std::optional<QVariant> outcome;
         events.finished = [&outcome](const session::JobResult& r) { outcome = QVariant::fromValue(r); };
         events.failed = [&outcome](const session::JobFailure& f) { outcome = QVariant::fromValue(f); };
@@ -112,6 +113,8 @@ void TrainingRunner::forward(const QVariant& event) {
         emit finished(event.value<session::JobResult>());
     else if (event.userType() == qMetaTypeId<session::JobFailure>())
         emit failed(event.value<session::JobFailure>());
+    else if (event.userType() == QMetaType::QString)
+        emit noted(event.toString());
 }
 
 void TrainingRunner::pause() {

@@ -2,8 +2,8 @@
 // The dashboard's handle on one training run: an engine session::TrainingJob forwarded through
 // the WorkerBridge, like downloads and dataset loading. Every report arrives, in order: batch
 // figures (the engine sends them at most ~30 a second, and the bridge delivers what came in one
-// go), stage changes, the run's facts and epochs; then exactly one finished() or failed(). Every signal comes on the UI thread, and no
-// call here waits for the device: the buttons only ask, and the stage signals confirm.
+// go), stage changes, the run's facts and epochs; then exactly one finished() or failed(). Every signal comes on the UI
+// thread, and no call here waits for the device: the buttons only ask, and the stage signals confirm.
 #include <QObject>
 #include <memory>
 
@@ -46,6 +46,9 @@ signals:
     void epochReported(const bps::session::EpochReport& report);
     void finished(const bps::session::JobResult& result);
     void failed(const bps::session::JobFailure& failure);
+    // Something the learner should know that did not stop the run (JobEvents::note): a damaged
+    // kernel cache cleared or rebuilt.
+    void noted(const QString& note);
 
 private:
     struct Controls;  // the running job, shared with the bridge's worker thread

@@ -4,13 +4,18 @@
 // confirmed by stage signals, and a network that cannot work fails with its layer. The test
 // waits on signals with a bound, never on the clock.
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <vector>
 
 #include "app/gui/training_runner.h"
+#include "engine/cl/device.h"
+#include "engine/cl/device_use_mark.h"
 #include "engine/session/training_data.h"
 #include "tests/support/two_class_images.h"
 
@@ -166,6 +171,41 @@ private slots:
         QCOMPARE(failure.layer, std::string("out"));
         QCOMPARE(failure.message,
                  std::string("halves.json: the output 'out' has 5 units but the dataset has 2 classes"));
+    }
+
+    void aNoteFromTheEngineReachesTheUiThread() {
+        // A mark left by a process that died while it used the device: the run clears that
+        // device's cached kernels, says so in a note, and trains on.
+        QTemporaryDir cache;
+        QVERIFY(cache.isValid());
+        const QByteArray old_cache = qgetenv("BACKPROP_CACHE_DIR");
+        qputenv("BACKPROP_CACHE_DIR", cache.path().toLocal8Bit());
+        const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
+        const cl::DeviceInfo& device = devices.at(cl::select_device(devices, cl::device_request(std::nullopt)));
+        const std::filesystem::path dead =
+            cl::DeviceUseMark::mark_path(cache.path().toStdString(), device, 2147483000);  // no process has it
+        std::filesystem::create_directories(dead.parent_path());
+        std::ofstream(dead) << "in use";
+
+        app::TrainingRunner runner;
+        QSignalSpy noted(&runner, &app::TrainingRunner::noted);
+        QSignalSpy finished(&runner, &app::TrainingRunner::finished);
+        bool on_ui_thread = false;
+        connect(&runner, &app::TrainingRunner::noted, this,
+                [&] { on_ui_thread = QThread::currentThread() == QCoreApplication::instance()->thread(); });
+        session::JobSetup setup = setup_of(small_project());
+        setup.batch_limit = 1;
+        QVERIFY(runner.start(std::move(setup)));
+        const bool ended = finished.wait(run_timeout_ms);
+        if (old_cache.isNull())
+            qunsetenv("BACKPROP_CACHE_DIR");
+        else
+            qputenv("BACKPROP_CACHE_DIR", old_cache);
+        QVERIFY2(ended, "the run did not finish");
+        QCOMPARE(noted.count(), 1);
+        QVERIFY(noted.at(0).at(0).toString().contains("ended abruptly while using"));
+        QVERIFY(on_ui_thread);
+        QVERIFY(!std::filesystem::exists(dead));
     }
 
     void destroyingTheRunnerMidRunDoesNotWait() {
