@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/cli/commands.h"
+#include "app/cli/terminal.h"
 #include "engine/bench/reference_networks.h"
 #include "engine/bench/step_timing.h"
 #include "engine/cl/cache_location.h"
@@ -50,11 +51,11 @@ int run_bench(Arguments& arguments) {
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
     const cl::DeviceUseMark in_use(cl::cache_root(), device);
-    for (const std::string& note : in_use.notes()) std::cerr << "note: " << note << "\n";
+    for (const std::string& note : in_use.notes()) print_note(note);
     cl::KernelCache cache(cl::kernel_cache_dir());
     ops::Runtime runtime(device, &cache);
     const bench::StepTiming timing = bench::time_training_step(runtime, spec, options);
-    for (const std::string& note : runtime.cache_notes()) std::cerr << "note: " << note << "\n";
+    for (const std::string& note : runtime.cache_notes()) print_note(note);
 
     if (as_json) {
         nlohmann::json layers = nlohmann::json::array();

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/terminal.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/context.h"
 #include "engine/cl/device.h"
@@ -64,7 +65,7 @@ int cache_warm(Arguments& arguments) {
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
     const cl::DeviceUseMark in_use(cl::cache_root(), device);
-    for (const std::string& note : in_use.notes()) std::cerr << "note: " << note << "\n";
+    for (const std::string& note : in_use.notes()) print_note(note);
     cl::KernelCache cache(cl::kernel_cache_dir());
     const cl::Context context(device);
     double total = 0;
@@ -72,7 +73,7 @@ int cache_warm(Arguments& arguments) {
     for (const cl::ProgramBuild& build : cl::build_engine_programs(context, &cache)) {
         std::cout << "  " << build.name << ": " << (build.from_cache ? "loaded from cache" : "built from source")
                   << " in " << session::format_milliseconds(build.milliseconds) << "\n";
-        if (!build.cache_note.empty()) std::cerr << "note: " << build.cache_note << "\n";
+        if (!build.cache_note.empty()) print_note(build.cache_note);
         total += build.milliseconds;
     }
     const cl::CacheStats& stats = cache.stats();

@@ -1,7 +1,6 @@
 #include "app/cli/run_job.h"
 
 #include <chrono>
-#include <iostream>
 #include <optional>
 #include <stdexcept>
 
@@ -28,7 +27,7 @@ session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
                            const std::function<void()>& interrupted) {
     std::optional<session::JobResult> result;
     std::optional<session::JobFailure> failure;
-    if (!events.note) events.note = [](const std::string& note) { std::cerr << "note: " << note << "\n"; };
+    if (!events.note) events.note = print_note;
     events.finished = [&](const session::JobResult& done) { result = done; };
     events.failed = [&](const session::JobFailure& problem) { failure = problem; };
     {

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iomanip>
+#include <iostream>
 #include <ostream>
 #include <sstream>
 
@@ -104,6 +105,10 @@ void ProgressDisplay::bytes(const std::string& label, std::uint64_t done, std::u
 void ProgressDisplay::finish() {
     if (bar_showing_) out_ << "\n" << std::flush;
     bar_showing_ = false;
+}
+
+void print_note(const std::string& line) {
+    std::cerr << "note: " << line << "\n";
 }
 
 }  // namespace bps::cli

@@ -10,6 +10,10 @@ namespace bps::cli {
 
 bool stderr_is_terminal();
 
+// "note: LINE" on stderr: something the engine reports that did not stop the command (a damaged
+// kernel cache cleared or rebuilt).
+void print_note(const std::string& line);
+
 // Ctrl-C, SIGTERM and SIGHUP set a flag instead of ending the process; a second one ends it as usual.
 void catch_interrupts();
 bool interrupt_requested();

@@ -104,15 +104,34 @@ std::vector<std::string> point_vendor_caches_under(const fs::path& cache_root) {
         set.push_back(std::string(name) + "=" + path_text(folder));
         return true;
     };
-    point("POCL_CACHE_DIR", cache_root / "pocl");
-    point("CUDA_CACHE_PATH", cache_root / "cuda");
-    // Persistence without a folder is useless, so only switch it on with ours.
-    if (point("NEO_CACHE_DIR", cache_root / "neo")) {
-        if (auto v = get_env("NEO_CACHE_PERSISTENT"); !v || v->empty()) {
-            if (set_env("NEO_CACHE_PERSISTENT", "1")) set.push_back("NEO_CACHE_PERSISTENT=1");
+    for (const DriverCache& cache : driver_caches(cache_root)) {
+        // Intel's persistence without a folder is useless, so it is only switched on with ours.
+        if (point(cache.variable.c_str(), cache.folder) && cache.variable == "NEO_CACHE_DIR") {
+            if (auto v = get_env("NEO_CACHE_PERSISTENT"); !v || v->empty()) {
+                if (set_env("NEO_CACHE_PERSISTENT", "1")) set.push_back("NEO_CACHE_PERSISTENT=1");
+            }
         }
     }
     return set;
+}
+
+std::vector<DriverCache> driver_caches(const fs::path& cache_root) {
+    return {{"PoCL", "POCL_CACHE_DIR", cache_root / "pocl"},
+            {"NVIDIA", "CUDA_CACHE_PATH", cache_root / "cuda"},
+            {"Intel", "NEO_CACHE_DIR", cache_root / "neo"}};
+}
+
+std::size_t clear_driver_caches(const std::vector<DriverCache>& caches) {
+    std::size_t removed = 0;
+    for (const DriverCache& cache : caches) {
+        std::error_code error;
+        for (fs::directory_iterator entry(cache.folder, error), end; !error && entry != end; entry.increment(error)) {
+            std::error_code ignored;
+            const std::uintmax_t count = fs::remove_all(entry->path(), ignored);
+            if (count != static_cast<std::uintmax_t>(-1)) removed += static_cast<std::size_t>(count);
+        }
+    }
+    return removed;
 }
 
 fs::path kernel_cache_dir() {

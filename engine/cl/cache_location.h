@@ -14,6 +14,20 @@ std::filesystem::path cache_root();
 // cache_root()/kernels: our program binaries (a KernelCache folder).
 std::filesystem::path kernel_cache_dir();
 
+// A driver's own cache folder under cache_root, with the driver's name: the folders that
+// point_vendor_caches_under points the drivers at, and that `cache clear` and a crash inside a
+// driver (engine/cl/device_use_mark.h) empty.
+struct DriverCache {
+    std::string driver;            // "PoCL", "NVIDIA", "Intel"
+    std::string variable;          // the environment variable that points it: "POCL_CACHE_DIR", ...
+    std::filesystem::path folder;  // cache_root / "pocl", "cuda", "neo"
+};
+std::vector<DriverCache> driver_caches(const std::filesystem::path& cache_root);
+
+// Removes everything inside each driver cache folder (the folders stay, so the environment
+// that points at them stays valid); returns how many files and folders were removed.
+std::size_t clear_driver_caches(const std::vector<DriverCache>& caches);
+
 // Points vendor driver caches under cache_root where the user has not set them:
 // POCL_CACHE_DIR -> root/pocl, CUDA_CACHE_PATH -> root/cuda, NEO_CACHE_DIR -> root/neo with
 // NEO_CACHE_PERSISTENT=1 (Intel), so CLBlast's kernels persist too. Call before the first

@@ -43,28 +43,7 @@ std::vector<DriverCache> caches_of(const fs::path& cache_root, const device::Dev
     return matching.empty() ? all : matching;
 }
 
-std::size_t remove_inside(const fs::path& folder) {
-    std::size_t removed = 0;
-    std::error_code error;
-    for (fs::directory_iterator entry(folder, error), end; !error && entry != end; entry.increment(error)) {
-        std::error_code ignored;
-        const auto count = fs::remove_all(entry->path(), ignored);
-        if (count != static_cast<std::uintmax_t>(-1)) removed += static_cast<std::size_t>(count);
-    }
-    return removed;
-}
-
 }  // namespace
-
-std::vector<DriverCache> driver_caches(const fs::path& cache_root) {
-    return {{"PoCL", cache_root / "pocl"}, {"NVIDIA", cache_root / "cuda"}, {"Intel", cache_root / "neo"}};
-}
-
-std::size_t clear_driver_caches(const std::vector<DriverCache>& caches) {
-    std::size_t removed = 0;
-    for (const DriverCache& cache : caches) removed += remove_inside(cache.folder);
-    return removed;
-}
 
 fs::path DeviceUseMark::mark_path(const fs::path& cache_root, const device::DeviceDescription& device,
                                   std::uint64_t process_id) {
@@ -74,17 +53,26 @@ fs::path DeviceUseMark::mark_path(const fs::path& cache_root, const device::Devi
 DeviceUseMark::DeviceUseMark(const fs::path& cache_root, const device::DeviceDescription& device) {
     const fs::path folder = device_folder(cache_root, device);
     const std::uint64_t self = current_process_id();
+    std::vector<std::uint64_t> dead;
     std::error_code error;
     for (fs::directory_iterator entry(folder, error), end; !error && entry != end; entry.increment(error)) {
         const std::uint64_t process = marked_process(entry->path());
         if (process == 0 || process == self || process_running(process)) continue;
-        // That process died while it used this device: whatever it loaded may be what killed it.
+        dead.push_back(process);
         std::error_code ignored;
         fs::remove(entry->path(), ignored);
+    }
+    if (!dead.empty()) {
+        // Those processes died while they used this device: whatever they loaded may be what
+        // killed them, so it is all built anew, once however many marks there were.
         KernelCache(cache_root / "kernels").clear_device(folder.filename().string());
-        std::string note = "an earlier run (process " + std::to_string(process) + ") ended abruptly while using " +
-                           device.name + ", perhaps inside its driver on a damaged cache file, so its cached kernels";
+        std::string processes;
+        for (const std::uint64_t process : dead) processes += (processes.empty() ? "" : ", ") + std::to_string(process);
+        std::string note = std::string(dead.size() == 1 ? "an earlier run (process " : "earlier runs (processes ") +
+                           processes + ") ended abruptly while using " + device.name +
+                           ", perhaps inside its driver on a damaged cache file, so its cached kernels";
         for (const DriverCache& cache : caches_of(cache_root, device)) {
+            std::error_code ignored;
             if (!fs::exists(cache.folder, ignored)) continue;
             clear_driver_caches({cache});
             note += " and " + cache.driver + "'s cache " + cache.folder.string();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cl/cache_location.h"
 #include "engine/device/device_description.h"
 
 namespace bps::cl {
@@ -36,17 +37,5 @@ private:
     std::filesystem::path mark_;
     std::vector<std::string> notes_;
 };
-
-// The drivers' caches that cl::point_vendor_caches_under puts under `cache_root`, with the name
-// of their driver: {"PoCL", root/"pocl"}, {"NVIDIA", root/"cuda"}, {"Intel", root/"neo"}.
-struct DriverCache {
-    std::string driver;
-    std::filesystem::path folder;
-};
-std::vector<DriverCache> driver_caches(const std::filesystem::path& cache_root);
-
-// Removes everything inside each driver cache folder (the folders stay, so the environment
-// that points at them stays valid); returns how many files were removed.
-std::size_t clear_driver_caches(const std::vector<DriverCache>& caches);
 
 }  // namespace bps::cl

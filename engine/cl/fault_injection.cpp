@@ -1,6 +1,7 @@
 #include "engine/cl/fault_injection.h"
 
 #include <array>
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <utility>
@@ -16,6 +17,9 @@ struct Armed {
     std::optional<Fault> fault;
     std::uint64_t calls = 0;  // at the armed point since it was armed
     bool environment_read = false;
+    // Whether a fault may be armed: every launch asks, so an unarmed run pays one atomic load
+    // (after the environment's first reading), never the lock.
+    std::atomic<bool> maybe_armed{true};
 };
 
 Armed& armed() {
@@ -39,6 +43,7 @@ void read_environment(Armed& state) {
     state.environment_read = true;
     const char* text = std::getenv("BACKPROP_INJECT_FAULT");  // NOLINT(concurrency-mt-unsafe): under the lock
     if (text && !state.fault) state.fault = parse_fault(text);
+    state.maybe_armed = state.fault.has_value();
 }
 
 }  // namespace
@@ -80,6 +85,7 @@ void arm_fault(const Fault& fault) {
     state.environment_read = true;
     state.fault = fault;
     state.calls = 0;
+    state.maybe_armed = true;
 }
 
 void disarm_fault() {
@@ -88,6 +94,7 @@ void disarm_fault() {
     state.environment_read = true;
     state.fault.reset();
     state.calls = 0;
+    state.maybe_armed = false;
 }
 
 std::uint64_t counted_calls() {
@@ -98,6 +105,7 @@ std::uint64_t counted_calls() {
 
 cl_int injected_fault(FaultPoint point) {
     Armed& state = armed();
+    if (!state.maybe_armed.load(std::memory_order_acquire)) return CL_SUCCESS;
     std::lock_guard lock(state.mutex);
     read_environment(state);
     if (!state.fault || state.fault->point != point) return CL_SUCCESS;

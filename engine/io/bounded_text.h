@@ -3,7 +3,6 @@
 // (/dev/zero, a dataset, a disk image) is refused after `max_bytes` instead of filling memory.
 #include <cstdint>
 #include <filesystem>
-#include <optional>
 #include <string>
 
 namespace bps::io {

@@ -5,6 +5,8 @@
 #include <new>
 #include <string>
 
+#include "engine/tensor/checked_size.h"
+
 namespace bps::io::hdf5 {
 
 const char* const damaged = "the file is damaged or incomplete (was a save or a copy cut short?)";
@@ -44,19 +46,6 @@ std::optional<Handle> open_attribute(hid_t object, const char* name) {
     Handle attribute(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
     if (!attribute.valid()) return std::nullopt;
     return attribute;
-}
-
-// The number of values the dims describe, saturating rather than wrapping on absurd dims.
-std::uint64_t dims_product(const std::vector<int>& dims) {
-    std::uint64_t product = 1;
-    for (const int dim : dims) {
-        const auto d = static_cast<std::uint64_t>(dim);
-        if (d != 0 && product > std::numeric_limits<std::uint64_t>::max() / d) {
-            return std::numeric_limits<std::uint64_t>::max();
-        }
-        product *= d;
-    }
-    return product;
 }
 
 }  // namespace
@@ -207,10 +196,10 @@ NamedArray read_floats(const std::filesystem::path& file, hid_t object, const st
     // The dims come from the file, where a few damaged bytes can declare terabytes. No layer's
     // weights hold more than INT_MAX values (devices index with int), and a file stores what it
     // declares: deflate, the one filter Keras files use, packs at most about 1032 to 1.
-    const std::uint64_t values = dims_product(array.dims);
+    const std::uint64_t values = saturating_product(array.dims);
     const std::string declared =
         which + " declares dims " + dims_text(array.dims) + " (" + std::to_string(values) + " values)";
-    if (values > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    if (values > max_tensor_values)
         throw WeightsFileError(file, declared + ", more than any layer's weights hold: " + damaged);
     const std::uint64_t stored = H5Dget_storage_size(dataset.get());
     if (values * sizeof(float) > stored * 1032 + 4096)

@@ -11,7 +11,7 @@
 namespace bps::io {
 
 WeightsFileError::WeightsFileError(const std::filesystem::path& file, const std::string& problem)
-    : std::runtime_error(file.string() + ": " + problem), file_(file) {}
+    : std::runtime_error(file.string() + ": " + problem), file_(file), problem_(problem) {}
 
 namespace {
 

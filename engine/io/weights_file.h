@@ -41,9 +41,11 @@ class WeightsFileError : public std::runtime_error {
 public:
     WeightsFileError(const std::filesystem::path& file, const std::string& problem);
     const std::filesystem::path& file() const { return file_; }
+    const std::string& problem() const { return problem_; }  // what() without "FILE: "
 
 private:
     std::filesystem::path file_;
+    std::string problem_;
 };
 
 // Everything a weights file or a checkpoint holds.

@@ -1,7 +1,6 @@
 #include "engine/model/graph_analysis.h"
 
 #include <algorithm>
-#include <climits>
 #include <limits>
 #include <map>
 #include <optional>
@@ -19,10 +18,6 @@ std::string quoted(const LayerSpec& layer) {
 std::string size_text(int h, int w) {
     return std::to_string(h) + "x" + std::to_string(w);
 }
-
-// The most values one tensor may hold, per image for activations: devices index tensors with
-// int, and Flatten keeps its width in one.
-constexpr std::uint64_t max_tensor_values = INT_MAX;
 
 std::uint64_t values_per_sample(const Shape& shape) {
     return saturating_product({static_cast<std::uint64_t>(shape.c), static_cast<std::uint64_t>(shape.h),

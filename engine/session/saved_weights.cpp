@@ -44,11 +44,8 @@ SavedWeights read_saved_weights(const std::filesystem::path& file) {
         try {
             weights_for_network(weights, *weights.project, card.shape);
         } catch (const io::WeightsFileError& error) {
-            std::string detail = error.what();  // "FILE: problem"
-            const std::string prefix = file.string() + ": ";
-            if (detail.rfind(prefix, 0) == 0) detail.erase(0, prefix.size());
             throw io::WeightsFileError(file, "says its network was trained on " + card.shape.to_string() +
-                                                 " images, which its own weights do not fit (" + detail +
+                                                 " images, which its own weights do not fit (" + error.problem() +
                                                  "); the file is damaged, so save the weights again");
         }
     }

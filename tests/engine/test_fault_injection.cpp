@@ -73,6 +73,5 @@ TEST_CASE("an armed fault fails exactly its call with its status, and the device
                           Catch::Contains("program 'elementwise'"));
 
     cl::disarm_fault();
-    const cl::Buffer after(context, 1024);  // nothing armed: everything works again
-    CHECK(after.bytes() == 1024);
+    CHECK_NOTHROW(cl::Buffer(context, 1024));  // nothing armed: everything works again
 }
