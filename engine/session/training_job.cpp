@@ -266,7 +266,7 @@ std::string TrainingJob::State::out_of_memory_message(const std::string& error) 
 // A failure part-way through training saves the weights the device could still give back.
 void TrainingJob::State::keep_weights(JobFailure& failure) const noexcept {
     failure.epochs_completed = result.epochs_completed;
-    if (!result.training_began || result.weights.empty() || failure.kind == FailureKind::diverged) return;
+    if (!result.training_began || result.weights.empty()) return;
     failure.weights = result.weights;
     if (setup.save_weights.empty()) return;
     try {
@@ -277,7 +277,14 @@ void TrainingJob::State::keep_weights(JobFailure& failure) const noexcept {
         card.normalization = kept_card.normalization;
         save_trained_weights(setup.save_weights, setup.project, card, failure.weights);
         failure.saved_to = setup.save_weights;
-        failure.message += "; the weights as they were after the last completed batch are saved in ";
+        if (failure.kind == FailureKind::diverged && result.kept_after_batches) {
+            const std::size_t batches = *result.kept_after_batches;
+            failure.message += "; the weights as they were after " + std::to_string(batches) +
+                               (batches == 1 ? " batch" : " batches") +
+                               " of this run, the last known to be finite, are saved in ";
+        } else {
+            failure.message += "; the weights as they were after the last completed batch are saved in ";
+        }
         failure.message += setup.save_weights.string();
     } catch (...) {
         // The failure already says what went wrong; a weights file that cannot be written adds nothing.
@@ -482,7 +489,8 @@ void TrainingJob::State::work() {
     run.train(result);
     result.class_names = data->train.class_names;
 
-    if (!setup.save_weights.empty() && result.training_began && result.diverged.empty()) {
+    // A run paused by a divergence and stopped has gone back to its last finite weights: saved too.
+    if (!setup.save_weights.empty() && result.training_began) {
         phase = FailureKind::file;
         ModelCard card;
         card.project = name;

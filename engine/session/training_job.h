@@ -81,10 +81,11 @@ struct JobSetup {
     // Batch reports come at most this often, and at the end of every epoch. Zero reports every
     // batch, waiting for the device each time (tests, stepping by hand).
     std::chrono::milliseconds report_interval{33};
-    // What a NaN or infinite loss does. stop: the job fails (FailureKind::diverged) and saves
-    // nothing, for the CLI, where nobody could resume; pause: the run pauses with the advice in
-    // its paused stage report, for the studio, where the learner decides. Either way no report
-    // with a non-finite loss is sent.
+    // What a NaN or infinite loss does. Either way the network goes back to the last weights
+    // known to be finite (with the optimiser's state), and no report with a non-finite loss is
+    // sent. stop: the job fails (FailureKind::diverged) and saves those weights, for the CLI,
+    // where nobody could resume; pause: the run pauses with the advice in its paused stage
+    // report, for the studio, where the learner lowers the rate and resumes, or stops.
     enum class OnDivergence { stop, pause };
     OnDivergence on_divergence = OnDivergence::stop;
     // train: where batches are assembled. automatic keeps an unaugmented training set on a GPU
@@ -126,9 +127,13 @@ struct Prediction {
 
 struct JobResult {
     JobTask task = JobTask::train;
-    bool stopped = false;                 // stop() ended it early (it may still hold trained weights)
-    bool training_began = false;          // false when it stopped while preparing: nothing was trained or saved
-    std::string diverged;                 // the loss became NaN or infinite (the advice); its weights are not saved
+    bool stopped = false;         // stop() ended it early (it may still hold trained weights)
+    bool training_began = false;  // false when it stopped while preparing: nothing was trained or saved
+    // The loss became NaN or infinite (the advice), and the run went back to the last weights known
+    // to be finite: `weights` are those, taken after `kept_after_batches` batches of this run.
+    // Empty when it trained on from there (after a pause) without diverging again.
+    std::string diverged;
+    std::optional<std::size_t> kept_after_batches;
     int epochs_completed = 0;             // whole epochs
     std::size_t batches_trained = 0;      // train: steps taken by this run (not those of a resumed one)
     bool batch_limit_reached = false;     // train: JobSetup::batch_limit ended it (not a stop)

@@ -9,6 +9,7 @@
 #include "engine/ops/metrics.h"
 #include "engine/session/device_training_set.h"
 #include "engine/session/evaluation.h"
+#include "engine/session/last_finite_weights.h"
 #include "engine/session/number_text.h"
 #include "engine/session/project_data.h"
 #include "engine/train/schedule.h"
@@ -26,6 +27,7 @@ double seconds_since(Clock::time_point start) {
 struct Snapshot {
     BatchReport report;
     std::size_t samples = 0;
+    std::size_t trained = 0;  // this run's batches up to the report's
 };
 
 // The epoch's totals at the previous report, so that a report can also say what the batches
@@ -91,12 +93,19 @@ void TrainingRun::train(JobResult& result) {
         device_set = DeviceTrainingSet::upload(runtime, data.train, settings.batch_size, data_placement);
     }
 
+    // A snapshot a few reports apart: what a divergence goes back to (the initial weights at first).
+    LastFiniteWeights kept(report_interval * 8);
+    kept.keep_now(runtime, network, 0);
+
     result.training_began = true;
     const Clock::time_point started = Clock::now();
     try {
-        run_epochs(network, device_set.get(), result);
+        run_epochs(network, device_set.get(), kept, result);
     } catch (const DivergenceError&) {
-        throw;  // its weights are not worth keeping
+        // The network went back to the last weights known to be finite: those are the ones kept.
+        result.weights = kept.weights();
+        result.seconds = seconds_since(started);
+        throw;
     } catch (...) {
         // Keep what the device can still give back, for the job to save; its error goes on.
         try {
@@ -115,19 +124,35 @@ void TrainingRun::train(JobResult& result) {
     result.seconds = seconds_since(started);
 }
 
-void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_set, JobResult& result) {
+void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_set, LastFiniteWeights& kept,
+                             JobResult& result) {
     const auto send = [this](const auto& event, const auto& value) {
         if (event && !detached) event(value);
     };
     const auto stage = [&](Stage stage, std::string activity = {}) {
         send(events.stage, StageReport{stage, std::move(activity), 0, 0});
     };
-    // A non-finite loss is never reported: the run stops, or pauses with the advice.
-    const auto report_batch = [&](const BatchReport& report) {
-        if (finite(report)) return send(events.batch, report);
-        if (!result.diverged.empty()) return;  // already said; the run waits in its pause
+    // The epoch's figures so far; a divergence in a paused run starts them again.
+    ReportedTotals reported;
+    std::size_t images = 0;
+    Clock::time_point epoch_start = Clock::now();
+    // A non-finite loss is never reported: the network goes back to the last weights known to be
+    // finite, and the run stops, or pauses with the advice. `trained` counts this run's batches
+    // up to the report's.
+    const auto report_batch = [&](const BatchReport& report, std::size_t trained) {
+        if (finite(report)) {
+            kept.confirm(trained);
+            result.diverged.clear();  // trained on after going back: the run recovered
+            return send(events.batch, report);
+        }
         result.diverged = divergence_advice(report);
+        kept.restore(runtime, network);
+        result.kept_after_batches = kept.batches();
         if (on_divergence == JobSetup::OnDivergence::stop) throw DivergenceError(result.diverged);
+        network.clear_totals();
+        reported = ReportedTotals{};
+        images = 0;
+        epoch_start = Clock::now();
         control.pause();  // honoured before the next batch, whose paused stage carries the advice
     };
     const auto paused_stage = [&](bool paused) {
@@ -149,13 +174,13 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         if (device_set) batches.leave_images_out();
         const std::size_t batch_count = batches.batch_count();
         network.clear_totals();
-        ReportedTotals reported;
-        const Clock::time_point epoch_start = Clock::now();
+        reported = ReportedTotals{};
+        images = 0;
+        epoch_start = Clock::now();
         Clock::time_point last_report = epoch_start;
         ops::AsyncRead totals_read;
         Snapshot in_flight;  // the report waiting for totals_read, when one is pending
         bool pending = false;
-        std::size_t images = 0;
         Snapshot latest;
         datasets::Batch batch;
         // A resumed epoch draws the batches already trained without training them, so the ones
@@ -192,31 +217,35 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
             latest.report.epoch_seconds = seconds_since(epoch_start);
             latest.report.images_per_second = static_cast<double>(images) / std::max(latest.report.epoch_seconds, 1e-9);
             latest.samples = images;
+            latest.trained = result.batches_trained;
             if (done == batch_count) break;  // the epoch's end reports below, with the epoch
             if (result.batch_limit_reached) {
                 // Its last report, then the test evaluation as at the end; the checkpoint says
                 // where in the epoch to go on.
                 const model::Network::Totals totals = network.read_totals();
-                report_batch(completed(latest, totals.loss_sum, totals.correct, reported));
+                report_batch(completed(latest, totals.loss_sum, totals.correct, reported), latest.trained);
                 if (!checkpoint.empty())
                     write_checkpoint(
-                        network, CheckpointPosition{epoch, done, network.updates(), control.learning_rate(project_rate)},
+                        network,
+                        CheckpointPosition{epoch, done, network.updates(), control.learning_rate(project_rate)},
                         result);
                 return;
             }
             if (report_interval.count() == 0 || control.stepping()) {
                 // Every batch, or a single step of a paused run: worth waiting for.
                 const model::Network::Totals totals = network.read_totals();
-                report_batch(completed(latest, totals.loss_sum, totals.correct, reported));
+                report_batch(completed(latest, totals.loss_sum, totals.correct, reported), latest.trained);
+                kept.offer(runtime, network, result.batches_trained, Clock::now());
                 continue;
             }
             if (pending && totals_read.ready()) {
                 const std::vector<float>& totals = totals_read.values();
-                report_batch(completed(in_flight, totals[0], totals[1], reported));
                 pending = false;
+                report_batch(completed(in_flight, totals[0], totals[1], reported), in_flight.trained);
             }
             const Clock::time_point now = Clock::now();
             if (!pending && now - last_report >= report_interval) {
+                kept.offer(runtime, network, result.batches_trained, now);
                 totals_read.start(runtime, network.totals_tensor());
                 in_flight = latest;
                 pending = true;
@@ -226,7 +255,8 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         if (result.stopped) break;
         // One blocking read per epoch: its last batch report and the epoch's figures.
         const model::Network::Totals totals = network.read_totals();
-        report_batch(completed(latest, totals.loss_sum, totals.correct, reported));
+        report_batch(completed(latest, totals.loss_sum, totals.correct, reported), latest.trained);
+        kept.offer(runtime, network, result.batches_trained, Clock::now());
         EpochReport report;
         report.epoch = epoch;
         report.epochs = settings.epochs;
@@ -243,7 +273,8 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
             write_checkpoint(network,
                              CheckpointPosition{epoch + 1, 0, network.updates(), control.learning_rate(project_rate)},
                              result);
-        send(events.epoch, report);
+        // An epoch that diverged at its end has no figures to show: its run went back and paused.
+        if (std::isfinite(report.train_loss)) send(events.epoch, report);
         // Back to what the run is doing: a run stepped through its epoch's end is still paused.
         if (epoch + 1 < settings.epochs && !data.split.validation.empty())
             stage(control.paused() ? Stage::paused : Stage::running, control.paused() ? result.diverged : "");

@@ -22,6 +22,7 @@
 namespace bps::session {
 
 class DeviceTrainingSet;
+class LastFiniteWeights;
 
 struct TrainingRun {
     ops::Runtime& runtime;
@@ -49,7 +50,7 @@ struct TrainingRun {
     void train(JobResult& result);
 
 private:
-    void run_epochs(model::Network& network, DeviceTrainingSet* device_set, JobResult& result);
+    void run_epochs(model::Network& network, DeviceTrainingSet* device_set, LastFiniteWeights& kept, JobResult& result);
     void write_checkpoint(model::Network& network, const CheckpointPosition& position, JobResult& result);
     void restore_optimizer_state(model::Network& network);
 };

@@ -174,3 +174,39 @@ TEST_CASE("a device fault stops a CLI run in plain words, keeps the weights, and
     CHECK(read.exit_code == 1);
     CHECK_THAT(read.output, Catch::Contains("(clEnqueueReadBuffer failed with CL_INVALID_COMMAND_QUEUE (-36)"));
 }
+
+TEST_CASE("a diverging run stops with advice, exits 1 and keeps its last finite weights, which predict uses",
+          "[cli][reliability]") {
+    TempDir dir("cli-divergence");
+    // The most a run accepts, with a weight decay that turns every step into w -= 10 * (g + 10 w),
+    // about w * -99: the weights overflow within a few dozen batches, whatever the data.
+    const std::filesystem::path project = changed_project(dir, [](nlohmann::json& p) {
+        p["training"]["optimizer"]["learning_rate"] = 10;
+        p["training"]["optimizer"]["weight_decay"] = 10;
+        p["training"]["epochs"] = 40;  // one batch an epoch
+    });
+    const std::filesystem::path weights = dir.path() / "kept.h5";
+    const ProcessResult run = run_command(backprop("train " + quote(project) + " --save-weights " + quote(weights)));
+    INFO(run.output);
+    CHECK(run.exit_code == 1);
+    CHECK_THAT(run.output, Catch::Contains("the loss became ") && Catch::Contains("at learning rate 10: ") &&
+                               Catch::Contains("lower learning rate (try 1)") && Catch::Contains("normalised") &&
+                               Catch::Contains(", the last known to be finite, are saved in " + weights.string()));
+    // Before, the run went on, saved NaN weights, exited 0, and predict printed -nan.
+    REQUIRE(std::filesystem::exists(weights));
+    const ProcessResult finite = run_command(
+        "/usr/bin/python3 -c \"import h5py, numpy, sys; f = h5py.File(sys.argv[1], 'r'); arrays = []; "
+        "f.visititems(lambda name, item: arrays.append(item[()]) if isinstance(item, h5py.Dataset) and "
+        "item.dtype.kind == 'f' else None); print(len(arrays), all(numpy.isfinite(a).all() for a in arrays))\" " +
+        quote(weights));
+    INFO(finite.output);
+    CHECK(finite.exit_code == 0);
+    CHECK_THAT(finite.output, Catch::EndsWith(" True\n"));
+    CHECK_FALSE(Catch::StartsWith("0 ").match(finite.output));
+    const ProcessResult predicted =
+        run_command(backprop("predict " + quote(weights) + " " + quote(dir.path() / "images" / "rows" / "0.png")));
+    INFO(predicted.output);
+    CHECK(predicted.exit_code == 0);
+    CHECK_THAT(predicted.output, Catch::Contains("0.png: "));
+    CHECK_THAT(predicted.output, !Catch::Contains("nan"));
+}

@@ -379,7 +379,7 @@ private slots:
         QVERIFY(!window_->document()->locked());
     }
 
-    void aDivergingRunPausesWithAdviceAndDrawsNoNaN() {
+    void aDivergingRunPausesWithAdviceDrawsNoNaNAndKeepsTheFiniteWeights() {
         project::Project wild = test::two_class_folder_project(images());
         // The most a run accepts, with a weight decay that turns every step into w -= 10 * (g + 10 w),
         // about w * -99: the weights overflow within a few dozen batches, whatever the data.
@@ -399,8 +399,10 @@ private slots:
         const session::RunRecord record = wait_for_end(ended);
         QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("diverged"));
         QVERIFY(QString::fromStdString(record.receipt.problem).startsWith("the loss became"));
-        QVERIFY(record.receipt.weights_file.empty());
-        QVERIFY(!std::filesystem::exists(record.folder / "weights.h5"));
+        // The run went back to its last finite weights when it diverged, and those are kept.
+        QCOMPARE(QString::fromStdString(record.receipt.weights_file), QString("weights.h5"));
+        QVERIFY(std::filesystem::exists(record.folder / "weights.h5"));
+        QVERIFY(dashboard()->status()->message_details().contains("The weights from before it diverged"));
     }
 
     void aMissingDatasetFailsWithWhatToDoAndTheWindowStaysUsable() {

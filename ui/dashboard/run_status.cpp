@@ -116,7 +116,10 @@ void RunStatus::show_stage(const session::StageReport& stage) {
             text = tr("Paused");
             if (!stage.activity.empty())
                 show_message(tr("The training diverged, so the run is paused"),
-                             capitalised(text_of(stage.activity)) + ".", Tone::warning);
+                             capitalised(text_of(stage.activity)) +
+                                 tr(". The weights went back to the last ones known to be finite: lower the "
+                                    "learning rate and resume, or stop to keep them."),
+                             Tone::warning);
             break;
         case Stage::evaluating:
             text = tr("Evaluating the %1").arg(text_of(stage.activity));
@@ -196,8 +199,12 @@ void RunStatus::show_epoch(const session::EpochReport& report) {
 void RunStatus::show_finished(const session::JobResult& result) {
     progress_->setFormat(QString());
     if (!result.diverged.empty()) {
+        QString kept;
+        if (!result.saved_to.empty() && result.kept_after_batches)
+            kept = tr(" The weights from before it diverged (after %n batch(es)) are kept with the run.", nullptr,
+                      static_cast<int>(*result.kept_after_batches));
         show_message(tr("The run stopped after the training diverged"),
-                     capitalised(text_of(result.diverged)) + tr(". Its weights were not kept."), Tone::warning);
+                     capitalised(text_of(result.diverged)) + "." + kept, Tone::warning);
         return;
     }
     if (!result.training_began) {

@@ -11,6 +11,7 @@
 #include <limits>
 #include <mutex>
 #include <random>
+#include <regex>
 
 #include "engine/cl/fault_injection.h"
 #include "engine/io/network_weights.h"
@@ -630,7 +631,7 @@ TEST_CASE("a report also says what the batches since the previous report did, an
     }
 }
 
-TEST_CASE("a diverging run stops with advice and saves nothing, or pauses with the advice", "[job]") {
+TEST_CASE("a diverging run goes back to its last finite weights, and stops with advice or pauses with it", "[job]") {
     TempDir dir("job-divergence");
     project::Project wild = small_project();
     // The most a run accepts, with a weight decay that turns every step into w -= 10 * (g + 10 w),
@@ -642,7 +643,16 @@ TEST_CASE("a diverging run stops with advice and saves nothing, or pauses with t
             if (!std::isfinite(report.loss) || !std::isfinite(report.recent_loss)) return false;
         return true;
     };
-    SECTION("stop (the CLI): a failure of its own kind, and no weights file") {
+    const auto finite_values = [](const std::vector<io::NamedArray>& arrays) {
+        for (const io::NamedArray& array : arrays)
+            for (float value : array.values)
+                if (!std::isfinite(value)) return false;
+        return !arrays.empty();
+    };
+    const auto weights_from = [&](const std::filesystem::path& file) {
+        return weights_for_network(read_saved_weights(file), wild, small_data()->train.shape);
+    };
+    SECTION("stop (the CLI): a failure of its own kind, with the weights of the last batch known to be finite") {
         Recorder run;
         JobSetup setup = setup_of(wild);
         setup.save_weights = dir.path() / "w.h5";
@@ -653,11 +663,38 @@ TEST_CASE("a diverging run stops with advice and saves nothing, or pauses with t
         CHECK_THAT(run.failure->message, Catch::Contains("at learning rate 10:"));
         CHECK_THAT(run.failure->message, Catch::Contains("lower learning rate (try 1)"));
         CHECK_THAT(run.failure->message, Catch::Contains("normalised"));
-        CHECK(run.failure->weights.empty());
-        CHECK_FALSE(std::filesystem::exists(dir.path() / "w.h5"));
         CHECK(all_finite(run));
+        // Every batch was reported (interval 0): the weights after the last reported batch
+        // produced the loss that was not a number, those after the one before it are kept.
+        const std::smatch kept = [&] {
+            static const std::regex pattern(
+                "; the weights as they were after ([0-9]+) batch(es)? of this run, the "
+                "last known to be finite, are saved in (.*)$");
+            std::smatch match;
+            REQUIRE(std::regex_search(run.failure->message, match, pattern));
+            return match;
+        }();
+        const std::size_t kept_batches = std::stoul(kept[1].str());
+        CHECK(kept[3].str() == (dir.path() / "w.h5").string());
+        REQUIRE(run.batches.size() >= 2);
+        CHECK(kept_batches + 1 == run.batches.size());
+        REQUIRE(finite_values(run.failure->weights));
+        // Exactly the weights of a run of that many batches, in the failure and in the file.
+        Recorder shorter;
+        JobSetup limited = setup_of(wild);
+        limited.batch_limit = kept_batches;
+        run_to_end(shorter, std::move(limited));
+        REQUIRE(shorter.result);
+        const std::vector<io::NamedArray> from_file = weights_from(dir.path() / "w.h5");
+        REQUIRE(run.failure->weights.size() == shorter.result->weights.size());
+        REQUIRE(from_file.size() == shorter.result->weights.size());
+        for (std::size_t i = 0; i < from_file.size(); ++i) {
+            INFO(from_file[i].name);
+            CHECK(run.failure->weights[i].values == shorter.result->weights[i].values);
+            CHECK(from_file[i].values == shorter.result->weights[i].values);
+        }
     }
-    SECTION("pause (the studio): the paused stage carries the advice; a stop then saves nothing") {
+    SECTION("pause (the studio): the paused stage carries the advice; a stop then saves the finite weights") {
         Recorder run;
         JobSetup setup = setup_of(wild);
         setup.save_weights = dir.path() / "w.h5";
@@ -675,9 +712,31 @@ TEST_CASE("a diverging run stops with advice and saves nothing, or pauses with t
         REQUIRE(run.result);
         CHECK(run.result->stopped);
         CHECK_THAT(run.result->diverged, Catch::StartsWith("the loss became "));
-        CHECK(run.result->saved_to.empty());
-        CHECK_FALSE(std::filesystem::exists(dir.path() / "w.h5"));
+        REQUIRE(run.result->kept_after_batches);
+        CHECK(*run.result->kept_after_batches + 1 == run.batches.size());
+        CHECK(run.result->saved_to == dir.path() / "w.h5");
+        CHECK(finite_values(weights_from(dir.path() / "w.h5")));
         CHECK(all_finite(run));
+    }
+    SECTION("pause, then a lower rate and resume: the run trains on from the finite weights") {
+        Recorder run;
+        JobSetup setup = setup_of(wild);
+        setup.save_weights = dir.path() / "w.h5";
+        setup.on_divergence = JobSetup::OnDivergence::pause;
+        TrainingJob job(std::move(setup), run.events());
+        REQUIRE(run.wait_until_paused());
+        // The weights it went back to are one batch short of the overflow (a loss near 1e37 an
+        // image): a rate this low keeps them there. Had the run not gone back, every loss after
+        // the divergence would be NaN and no report would come.
+        job.set_learning_rate(1e-20f);
+        job.resume();
+        INFO("no finite report came after the resume");
+        REQUIRE(run.wait_until([&] { return !run.batches.empty() && run.batches.back().learning_rate < 1e-10f; }));
+        job.stop();
+        REQUIRE(run.wait_until([&] { return run.ended(); }));
+        REQUIRE(run.result);
+        CHECK(all_finite(run));
+        CHECK(finite_values(weights_from(dir.path() / "w.h5")));
     }
 }
 
