@@ -1,10 +1,12 @@
 // backprop: Backprop Studio's command line. It drives the same engine as the GUI.
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/run_job.h"
 #include "engine/device/device_description.h"
 #include "engine/session/build_info.h"
 
@@ -92,6 +94,12 @@ int main(int argc, char** argv) {
     } catch (const bps::device::NoDeviceError& error) {
         std::cerr << error.what();
         return exit_no_opencl;
+    } catch (const bps::cli::DeviceHungError& error) {
+        std::cerr << "backprop " << command->name << ": error: " << error.what() << std::endl;
+        std::cout.flush();
+        // The job's worker is stuck inside the driver: a normal exit would run the driver's
+        // teardown, which waits for it. Nothing is left to save.
+        std::_Exit(1);
     } catch (const std::exception& error) {
         std::cerr << "backprop " << command->name << ": error: " << error.what() << "\n";
         return exit_failure;

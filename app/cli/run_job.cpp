@@ -1,8 +1,10 @@
 #include "app/cli/run_job.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "app/cli/terminal.h"
 #include "engine/device/device_description.h"
@@ -20,6 +22,16 @@ session::JobSetup job_setup(session::JobTask task, OpenedProject opened,
     setup.source = std::move(opened.source);
     // A project file (not a weights file it was read from) must never be written over.
     if (opened.weights_file.empty() && !opened.project_file.empty()) setup.project_file = opened.project_file;
+    if (const char* bound = std::getenv("BACKPROP_WATCHDOG_SECONDS")) {
+        const std::string text = bound;
+        if (text.empty() || text.size() > 5 || text.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoi(text) > 86400)
+            throw std::runtime_error(
+                "BACKPROP_WATCHDOG_SECONDS must be a whole number of seconds from 0 (no "
+                "watchdog) to 86400, not '" +
+                text + "'");
+        setup.watchdog_limit = std::chrono::seconds(std::stoi(text));
+    }
     return setup;
 }
 
@@ -44,6 +56,7 @@ session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
     }
     if (failure) {
         if (failure->kind == session::FailureKind::no_device) throw device::NoDeviceError();
+        if (failure->worker_stuck) throw DeviceHungError(failure->message);
         throw std::runtime_error(failure->message);
     }
     if (!result) throw std::logic_error("the training job ended without a result");

@@ -2,6 +2,7 @@
 // A training job run to its end from a CLI command: the main thread waits, turning the first
 // Ctrl-C into a clean stop of the job, and a failure becomes the exception main() prints.
 #include <functional>
+#include <stdexcept>
 
 #include "app/cli/project_argument.h"
 #include "engine/session/training_job.h"
@@ -9,8 +10,17 @@
 namespace bps::cli {
 
 // A job for `task` on the opened project, on the --device flag's device, else BACKPROP_DEVICE's,
-// else the project's, else the best one.
+// else the project's, else the best one. BACKPROP_WATCHDOG_SECONDS replaces the watchdog's bound
+// (60 s; 0 turns it off) for devices slower than that per batch.
 session::JobSetup job_setup(session::JobTask task, OpenedProject opened, const std::optional<std::string>& device_flag);
+
+// The device stopped answering and the watchdog ended the job: main() prints it and ends the
+// process at once, since the job's worker is stuck inside the driver and exiting normally would
+// wait for it.
+class DeviceHungError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 // `events.finished` and `events.failed` are the job's own; the others are passed on. Throws
 // device::NoDeviceError when there is no OpenCL platform, std::runtime_error with the failure's

@@ -20,6 +20,7 @@ struct Armed {
     // Whether a fault may be armed: every launch asks, so an unarmed run pays one atomic load
     // (after the environment's first reading), never the lock.
     std::atomic<bool> maybe_armed{true};
+    cl_event gate = nullptr;  // the user event a hanging launch waits on
 };
 
 Armed& armed() {
@@ -27,10 +28,11 @@ Armed& armed() {
     return state;
 }
 
-constexpr std::array<std::pair<const char*, FaultPoint>, 4> point_names{{{"enqueue", FaultPoint::enqueue},
+constexpr std::array<std::pair<const char*, FaultPoint>, 5> point_names{{{"enqueue", FaultPoint::enqueue},
                                                                          {"allocation", FaultPoint::allocation},
                                                                          {"build", FaultPoint::build},
-                                                                         {"read", FaultPoint::read}}};
+                                                                         {"read", FaultPoint::read},
+                                                                         {"hang", FaultPoint::hang}}};
 
 // The statuses a test may ask for by name: the ones drivers give when they run out of something.
 constexpr std::array<cl_int, 5> nameable_statuses{CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY,
@@ -59,6 +61,7 @@ std::optional<Fault> parse_fault(const std::string& text) {
             named = true;
         }
     if (!named) return std::nullopt;
+    if (fault.point == FaultPoint::hang) fault.status = hang_status;
     const std::size_t second = text.find(':', first + 1);
     const std::string count =
         text.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
@@ -67,6 +70,7 @@ std::optional<Fault> parse_fault(const std::string& text) {
     fault.nth = std::stoull(count);
     if (fault.nth == 0) return std::nullopt;
     if (second != std::string::npos) {
+        if (fault.point == FaultPoint::hang) return std::nullopt;  // a hang has no status
         const std::string status = text.substr(second + 1);
         bool known = false;
         for (const cl_int candidate : nameable_statuses)
@@ -79,9 +83,18 @@ std::optional<Fault> parse_fault(const std::string& text) {
     return fault;
 }
 
+// Under the lock: the hanging launch may run.
+void release_gate(Armed& state) {
+    if (!state.gate) return;
+    clSetUserEventStatus(state.gate, CL_COMPLETE);
+    clReleaseEvent(state.gate);
+    state.gate = nullptr;
+}
+
 void arm_fault(const Fault& fault) {
     Armed& state = armed();
     std::lock_guard lock(state.mutex);
+    release_gate(state);
     state.environment_read = true;
     state.fault = fault;
     state.calls = 0;
@@ -92,6 +105,7 @@ void disarm_fault() {
     Armed& state = armed();
     std::lock_guard lock(state.mutex);
     state.environment_read = true;
+    release_gate(state);
     state.fault.reset();
     state.calls = 0;
     state.maybe_armed = false;
@@ -108,8 +122,32 @@ cl_int injected_fault(FaultPoint point) {
     if (!state.maybe_armed.load(std::memory_order_acquire)) return CL_SUCCESS;
     std::lock_guard lock(state.mutex);
     read_environment(state);
-    if (!state.fault || state.fault->point != point) return CL_SUCCESS;
-    return ++state.calls == state.fault->nth ? state.fault->status : CL_SUCCESS;
+    if (!state.fault) return CL_SUCCESS;
+    // A hang is aimed at the kernel launches: it counts them as the enqueue point does.
+    const FaultPoint counted = state.fault->point == FaultPoint::hang ? FaultPoint::enqueue : state.fault->point;
+    if (counted != point) return CL_SUCCESS;
+    if (++state.calls != state.fault->nth) return CL_SUCCESS;
+    return state.fault->point == FaultPoint::hang ? hang_status : state.fault->status;
+}
+
+cl_event hang_gate(cl_command_queue queue) {
+    Armed& state = armed();
+    std::lock_guard lock(state.mutex);
+    if (!state.gate) {
+        cl_context context = nullptr;
+        check(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr),
+              "clGetCommandQueueInfo", "the queue of an injected hang");
+        cl_int status = CL_SUCCESS;
+        state.gate = clCreateUserEvent(context, &status);
+        check(status, "clCreateUserEvent", "an injected hang");
+    }
+    return state.gate;
+}
+
+void release_hang() {
+    Armed& state = armed();
+    std::lock_guard lock(state.mutex);
+    release_gate(state);
 }
 
 }  // namespace bps::cl

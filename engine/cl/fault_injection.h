@@ -4,7 +4,8 @@
 // on any device. Nothing fails unless a test arms a fault, or the environment variable
 // BACKPROP_INJECT_FAULT names one for tests that run the CLI: "POINT:N[:STATUS]", e.g.
 // "enqueue:200" or "allocation:3:CL_MEM_OBJECT_ALLOCATION_FAILURE" (STATUS defaults to
-// CL_OUT_OF_RESOURCES).
+// CL_OUT_OF_RESOURCES). "hang:N" makes the Nth kernel launch wait, as a kernel that never ends
+// would, until release_hang() (or forever, in a CLI test of the watchdog).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,8 +15,9 @@
 namespace bps::cl {
 
 // enqueue: a kernel launch; allocation: clCreateBuffer; build: a program built from source;
-// read: a copy from the device to the host.
-enum class FaultPoint { enqueue, allocation, build, read };
+// read: a copy from the device to the host; hang: a kernel launch that is enqueued but never
+// runs (counted with the enqueues).
+enum class FaultPoint { enqueue, allocation, build, read, hang };
 
 struct Fault {
     FaultPoint point = FaultPoint::enqueue;
@@ -23,9 +25,18 @@ struct Fault {
     cl_int status = CL_OUT_OF_RESOURCES;
 };
 
-// Replaces any armed fault (also one from the environment); counting starts now.
+// Replaces any armed fault (also one from the environment); counting starts now. Disarming
+// also releases a hang.
 void arm_fault(const Fault& fault);
 void disarm_fault();
+
+// What injected_fault returns for the launch that must hang: not an OpenCL status.
+constexpr cl_int hang_status = 1;
+// The event the hanging launch waits on, created in the queue's context; it completes only when
+// release_hang() is called. The caller does not own it.
+cl_event hang_gate(cl_command_queue queue);
+// Lets the hanging launch run (the device "recovers"); nothing when none hangs.
+void release_hang();
 
 // Counts one call at `point` and returns the status it must fail with: the armed status on the
 // armed call, else CL_SUCCESS. The device layer calls this just before each such OpenCL call.

@@ -145,9 +145,11 @@ void Kernel::run(const Queue& queue, std::size_t items, std::size_t local) const
     std::size_t global = items;
     if (local != 0) global = (items + local - 1) / local * local;
     cl_int status = injected_fault(FaultPoint::enqueue);
+    const cl_event gate = status == hang_status ? hang_gate(queue.get()) : nullptr;
+    if (gate) status = CL_SUCCESS;
     if (status == CL_SUCCESS)
-        status = clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 1, nullptr, &global, local ? &local : nullptr, 0,
-                                        nullptr, nullptr);
+        status = clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 1, nullptr, &global, local ? &local : nullptr,
+                                        gate ? 1 : 0, gate ? &gate : nullptr, nullptr);
     check(status, "clEnqueueNDRangeKernel",
           "kernel '" + name_ + "' with " + std::to_string(global) + " work-items" +
               (local ? " in groups of " + std::to_string(local) : std::string()));
@@ -158,9 +160,11 @@ void Kernel::run_groups(const Queue& queue, const std::array<std::size_t, 3>& gr
     if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
     const std::size_t global[3] = {groups[0] * local[0], groups[1] * local[1], groups[2] * local[2]};
     cl_int status = injected_fault(FaultPoint::enqueue);
+    const cl_event gate = status == hang_status ? hang_gate(queue.get()) : nullptr;
+    if (gate) status = CL_SUCCESS;
     if (status == CL_SUCCESS)
-        status =
-            clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 3, nullptr, global, local.data(), 0, nullptr, nullptr);
+        status = clEnqueueNDRangeKernel(queue.get(), kernel_.get(), 3, nullptr, global, local.data(), gate ? 1 : 0,
+                                        gate ? &gate : nullptr, nullptr);
     check(status, "clEnqueueNDRangeKernel",
           "kernel '" + name_ + "' with " + std::to_string(groups[0]) + "x" + std::to_string(groups[1]) + "x" +
               std::to_string(groups[2]) + " groups of " + std::to_string(local[0]) + "x" + std::to_string(local[1]) +

@@ -7,7 +7,8 @@
 
 namespace bps::session {
 
-Evaluation evaluate(model::Network& network, const datasets::Dataset& dataset, std::span<const std::size_t> indices) {
+Evaluation evaluate(model::Network& network, const datasets::Dataset& dataset, std::span<const std::size_t> indices,
+                    const std::function<void()>& each_batch) {
     std::vector<std::size_t> order(indices.begin(), indices.end());
     if (order.empty()) {
         order.resize(dataset.size());
@@ -18,7 +19,10 @@ Evaluation evaluate(model::Network& network, const datasets::Dataset& dataset, s
     network.clear_totals();
     datasets::BatchIterator batches(dataset, std::move(order), static_cast<std::size_t>(network.batch_size()));
     datasets::Batch batch;
-    while (batches.next(batch)) network.evaluate_batch(batch.images, batch.labels);
+    while (batches.next(batch)) {
+        if (each_batch) each_batch();
+        network.evaluate_batch(batch.images, batch.labels);
+    }
     const model::Network::Totals totals = network.read_totals();
     network.clear_totals();
     result.samples = totals.samples;

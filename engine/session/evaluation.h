@@ -2,6 +2,7 @@
 // Evaluating a trained network on a split and predicting classes for single images, in batches
 // of the network's size, in evaluation mode (running BatchNorm statistics, no dropout).
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -12,9 +13,9 @@
 namespace bps::session {
 
 // Over `indices` of `dataset`, or every sample when `indices` is empty. Clears the network's
-// metric totals.
+// metric totals. `each_batch` (optional) is called before every batch: a watchdog's beat.
 Evaluation evaluate(model::Network& network, const datasets::Dataset& dataset,
-                    std::span<const std::size_t> indices = {});
+                    std::span<const std::size_t> indices = {}, const std::function<void()>& each_batch = {});
 
 // Class probabilities for `count` images (NCHW, the network's input shape each), one vector per
 // image.

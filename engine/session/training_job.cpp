@@ -78,10 +78,18 @@ struct TrainingJob::State {
     JobSetup setup;
     JobEvents events;
     RunControl control;
-    std::atomic<bool> detached = false;  // the job object is gone: send nothing more
+    // The job object is gone, or the watchdog ended the job: send nothing more.
+    std::atomic<bool> detached = false;
+    // Events come one at a time: from the worker, and once from the watchdog's thread.
+    mutable std::mutex events_mutex;
     mutable std::mutex mutex;
     mutable std::condition_variable ended_changed;
     bool ended = false;
+    bool worker_done = false;
+    // The device is marked in use while the job uses it, so that a crash inside the driver clears
+    // its caches next time. Under `mutex`: the watchdog removes it too, since a stuck job's
+    // process then ends on purpose, not by a crash.
+    std::optional<cl::DeviceUseMark> in_use;
     // What a generic exception means depends on what the worker was doing when it came.
     FailureKind phase = FailureKind::internal;
     std::string device_name;
@@ -96,8 +104,20 @@ struct TrainingJob::State {
 
     template <typename Event, typename... Args>
     void send(const Event& event, const Args&... args) const {
+        std::lock_guard lock(events_mutex);
         if (event && !detached) event(args...);
     }
+    // The job's events for the run, through send(): one at a time, none after the watchdog's.
+    JobEvents guarded_events() const {
+        JobEvents guarded;
+        guarded.stage = [this](const StageReport& report) { send(events.stage, report); };
+        guarded.started = [this](const RunFacts& facts) { send(events.started, facts); };
+        guarded.batch = [this](const BatchReport& report) { send(events.batch, report); };
+        guarded.epoch = [this](const EpochReport& report) { send(events.epoch, report); };
+        guarded.note = [this](const std::string& note) { send(events.note, note); };
+        return guarded;
+    }
+    void device_hung(std::chrono::milliseconds quiet, std::size_t batches);
     void stage(Stage stage, std::string activity = {}, std::size_t done = 0, std::size_t total = 0) const {
         send(events.stage, StageReport{stage, std::move(activity), done, total});
     }
@@ -239,6 +259,43 @@ std::string TrainingJob::State::device_failure_message(const cl::ClError& error)
     return message;
 }
 
+// The watchdog's end of a job whose device stopped finishing work: on the watchdog's thread,
+// while the worker waits inside the driver. The failure goes out at once and ends the job; the
+// worker, should the device ever answer again, stops at its next batch and sends nothing more.
+void TrainingJob::State::device_hung(std::chrono::milliseconds quiet, std::size_t batches) {
+    control.stop();
+    const std::string device = device_name.empty() ? std::string("the device") : "the device '" + device_name + "'";
+    JobFailure hung;
+    hung.kind = FailureKind::device;
+    hung.worker_stuck = true;
+    hung.message = device + " stopped responding during training: it finished no work for " +
+                   format_duration(static_cast<double>(quiet.count()) / 1000.0) + ", after " + std::to_string(batches) +
+                   (batches == 1 ? " batch" : " batches") +
+                   " of this run (a kernel that never ends, or a driver that stopped answering), so the run was "
+                   "ended";
+    if (!cpu_offer.empty())
+        hung.message += "; " + cpu_offer + " can train instead: choose it with --device or in the Train panel";
+    else
+        hung.message += "; restart the program and update the device's driver if it happens again";
+    {
+        std::lock_guard lock(events_mutex);
+        if (detached) return;
+        try {
+            if (events.stage) events.stage(StageReport{Stage::failed, {}, 0, 0});
+            if (events.failed) events.failed(hung);
+        } catch (...) {
+            // A listener that throws must not take the process down with it.
+        }
+        detached = true;
+    }
+    {
+        std::lock_guard lock(mutex);
+        in_use.reset();
+        ended = true;
+    }
+    ended_changed.notify_all();
+}
+
 // With the figures a learner can act on: what the device has, and what the network asks for.
 std::string TrainingJob::State::out_of_memory_message(const std::string& error) const {
     std::string message = "the network does not fit the memory of ";
@@ -306,7 +363,9 @@ void TrainingJob::State::run() noexcept {
     }
     {
         std::lock_guard lock(mutex);
+        in_use.reset();  // the device is no longer used
         ended = true;
+        worker_done = true;
     }
     ended_changed.notify_all();
 }
@@ -382,8 +441,11 @@ void TrainingJob::State::work() {
     if (control.stop_requested()) return finish(result);
 
     // Marked in use until the job ends, so that a crash inside the driver clears its caches next time.
-    const cl::DeviceUseMark in_use(cl::cache_root(), device);
-    for (const std::string& note : in_use.notes()) send(events.note, note);
+    {
+        std::lock_guard lock(mutex);
+        in_use.emplace(cl::cache_root(), device);
+    }
+    for (const std::string& note : in_use->notes()) send(events.note, note);
     cl::KernelCache cache(cl::kernel_cache_dir());
     ops::Runtime runtime(device, &cache);
     stage(Stage::preparing, "building kernels", 0, 0);
@@ -468,7 +530,10 @@ void TrainingJob::State::work() {
     facts_sent.skipped_images = skipped;
     send(events.started, facts_sent);
 
-    TrainingRun run{runtime, project, *data, control, events, detached, setup.report_interval, {}};
+    const JobEvents run_events = guarded_events();
+    TrainingRun run{runtime, project, *data, control, run_events, detached, setup.report_interval, {}};
+    run.watchdog_limit = setup.watchdog_limit;
+    run.hung = [this](std::chrono::milliseconds quiet, std::size_t batches) { device_hung(quiet, batches); };
     if (weights) run.starting_weights = weights_for_network(*weights, project, data->train.shape);
     run.on_divergence = setup.on_divergence;
     if (resumed) {
@@ -537,6 +602,11 @@ void TrainingJob::set_learning_rate(float rate) {
 bool TrainingJob::wait_for(std::chrono::milliseconds timeout) const {
     std::unique_lock lock(state_->mutex);
     return state_->ended_changed.wait_for(lock, timeout, [this] { return state_->ended; });
+}
+
+bool TrainingJob::wait_for_worker(std::chrono::milliseconds timeout) const {
+    std::unique_lock lock(state_->mutex);
+    return state_->ended_changed.wait_for(lock, timeout, [this] { return state_->worker_done; });
 }
 
 }  // namespace bps::session

@@ -94,6 +94,11 @@ struct JobSetup {
     // set on any device it fits (tests run the device path on a CPU this way). Same results.
     enum class DataPlacement { automatic, host, device };
     DataPlacement data_placement = DataPlacement::automatic;
+    // train: once training has begun, a device that finishes no batch for this long (a kernel
+    // that never ends, a driver that stopped answering) fails the job with FailureKind::device.
+    // The worker stays behind in the driver's call and sends nothing more. The first batch, which
+    // may compile the GEMM kernels, gets ten times as long. Zero: no watchdog.
+    std::chrono::milliseconds watchdog_limit{std::chrono::seconds(60)};
 };
 
 enum class Stage { preparing, running, paused, evaluating, finished, failed };
@@ -170,6 +175,9 @@ struct JobFailure {
     int epochs_completed = 0;
     std::vector<io::NamedArray> weights;
     std::filesystem::path saved_to;
+    // The watchdog ended the job (JobSetup::watchdog_limit): the worker is still inside a driver
+    // call, perhaps for good, so a program that ends now should not wait for it.
+    bool worker_stuck = false;
 };
 
 // Every event runs on the job's worker thread, one at a time. A callback must return quickly and
@@ -209,6 +217,9 @@ public:
 
     // True once finished or failed has been delivered (false when the timeout passed first).
     bool wait_for(std::chrono::milliseconds timeout) const;
+    // True once the worker thread has nothing left to do. After the watchdog ended a job, the
+    // worker is stuck in the driver until the device answers, which may be never.
+    bool wait_for_worker(std::chrono::milliseconds timeout) const;
 
     struct State;
 

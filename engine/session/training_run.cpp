@@ -12,6 +12,7 @@
 #include "engine/session/last_finite_weights.h"
 #include "engine/session/number_text.h"
 #include "engine/session/project_data.h"
+#include "engine/session/watchdog.h"
 #include "engine/train/schedule.h"
 
 namespace bps::session {
@@ -97,10 +98,14 @@ void TrainingRun::train(JobResult& result) {
     LastFiniteWeights kept(report_interval * 8);
     kept.keep_now(runtime, network, 0);
 
+    // The first step may compile what the driver builds lazily: it gets ten times the bound.
+    std::optional<Watchdog> watchdog;
+    if (watchdog_limit.count() > 0 && hung) watchdog.emplace(watchdog_limit, watchdog_limit * 10, hung);
+
     result.training_began = true;
     const Clock::time_point started = Clock::now();
     try {
-        run_epochs(network, device_set.get(), kept, result);
+        run_epochs(network, device_set.get(), kept, watchdog ? &*watchdog : nullptr, result);
     } catch (const DivergenceError&) {
         // The network went back to the last weights known to be finite: those are the ones kept.
         result.weights = kept.weights();
@@ -118,14 +123,20 @@ void TrainingRun::train(JobResult& result) {
     }
     if (!result.stopped && data.test.size() > 0) {
         if (events.stage && !detached) events.stage(StageReport{Stage::evaluating, "test images", 0, 0});
-        result.test = evaluate(network, data.test);
+        result.test = evaluate(network, data.test, {}, [&] {
+            if (watchdog) watchdog->beat(result.batches_trained);
+        });
     }
     result.weights = io::download_parameters(runtime, network);
     result.seconds = seconds_since(started);
 }
 
 void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_set, LastFiniteWeights& kept,
-                             JobResult& result) {
+                             Watchdog* watchdog, JobResult& result) {
+    // No beat before the first step has finished: until then the watchdog allows for compiling.
+    const auto beat = [&] {
+        if (watchdog && result.batches_trained > 0) watchdog->beat(result.batches_trained);
+    };
     const auto send = [this](const auto& event, const auto& value) {
         if (event && !detached) event(value);
     };
@@ -156,6 +167,7 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         control.pause();  // honoured before the next batch, whose paused stage carries the advice
     };
     const auto paused_stage = [&](bool paused) {
+        if (watchdog) paused ? watchdog->hold() : watchdog->go_on();
         stage(paused ? Stage::paused : Stage::running, paused ? result.diverged : std::string());
     };
     const project::TrainingSettings& settings = project.training;
@@ -199,6 +211,7 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
                         result);
                 break;
             }
+            beat();
             const double progress =
                 static_cast<double>(epoch) + static_cast<double>(done - 1) / static_cast<double>(batch_count);
             const float rate =
@@ -210,6 +223,9 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
                 network.train_step(batch.images, batch.labels, rate);
             }
             images += batch.count();
+            // The first step compiles what the driver builds lazily: waited for under the
+            // watchdog's longer first bound, once.
+            if (watchdog && result.batches_trained == 0) runtime.finish();
             ++result.batches_trained;
             result.batch_limit_reached = batch_limit && result.batches_trained >= *batch_limit;
 
@@ -266,7 +282,7 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         report.images_per_second = static_cast<double>(images) / std::max(report.seconds, 1e-9);
         if (!data.split.validation.empty()) {
             stage(Stage::evaluating, "validation images");
-            report.validation = evaluate(network, data.train, data.split.validation);
+            report.validation = evaluate(network, data.train, data.split.validation, beat);
         }
         result.epochs_completed = epoch + 1;
         if (!checkpoint.empty())

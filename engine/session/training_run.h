@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -23,6 +24,7 @@ namespace bps::session {
 
 class DeviceTrainingSet;
 class LastFiniteWeights;
+class Watchdog;
 
 struct TrainingRun {
     ops::Runtime& runtime;
@@ -43,6 +45,10 @@ struct TrainingRun {
     ModelCard card{};
     std::optional<std::size_t> batch_limit{};  // JobSetup::batch_limit
     JobSetup::DataPlacement data_placement = JobSetup::DataPlacement::automatic;
+    // From the first batch on, a device that finishes nothing for this long is reported through
+    // `hung` (on the watchdog's thread, with the batches trained so far); zero: no watchdog.
+    std::chrono::milliseconds watchdog_limit{0};
+    std::function<void(std::chrono::milliseconds, std::size_t)> hung{};
 
     // Trains to the end or to a stop; fills the result's training fields and weights. When the
     // device fails part-way, the result keeps the weights it could still read back, and the
@@ -50,7 +56,8 @@ struct TrainingRun {
     void train(JobResult& result);
 
 private:
-    void run_epochs(model::Network& network, DeviceTrainingSet* device_set, LastFiniteWeights& kept, JobResult& result);
+    void run_epochs(model::Network& network, DeviceTrainingSet* device_set, LastFiniteWeights& kept, Watchdog* watchdog,
+                    JobResult& result);
     void write_checkpoint(model::Network& network, const CheckpointPosition& position, JobResult& result);
     void restore_optimizer_state(model::Network& network);
 };

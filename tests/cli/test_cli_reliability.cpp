@@ -210,3 +210,23 @@ TEST_CASE("a diverging run stops with advice, exits 1 and keeps its last finite 
     CHECK_THAT(predicted.output, Catch::Contains("0.png: "));
     CHECK_THAT(predicted.output, !Catch::Contains("nan"));
 }
+
+TEST_CASE("a kernel that never ends is ended by the watchdog with a message, and the process exits",
+          "[cli][reliability]") {
+    TempDir dir("cli-watchdog");
+    const std::filesystem::path project = changed_project(dir, [](nlohmann::json&) {});
+    // The 60th kernel launch waits forever, well after the first step (which compiles); the
+    // watchdog's bound is 2 s instead of 60. Before the watchdog this run never ended.
+    const ProcessResult run = run_command(
+        "BACKPROP_WATCHDOG_SECONDS=2 BACKPROP_INJECT_FAULT=hang:60 " + backprop("train " + quote(project)), 120);
+    INFO(run.output);
+    CHECK(run.exit_code == 1);
+    CHECK_THAT(run.output, Catch::Contains("backprop train: error: the device '") &&
+                               Catch::Contains("' stopped responding during training: it finished no work for ") &&
+                               Catch::Contains("so the run was ended; "));
+
+    const ProcessResult refused = run_command("BACKPROP_WATCHDOG_SECONDS=soon " + backprop("train " + quote(project)));
+    CHECK(refused.exit_code == 1);
+    CHECK_THAT(refused.output, Catch::Contains("BACKPROP_WATCHDOG_SECONDS must be a whole number of seconds from 0 "
+                                               "(no watchdog) to 86400, not 'soon'"));
+}

@@ -30,8 +30,13 @@ TEST_CASE("fault texts name a point, a call count and optionally a status") {
     CHECK(allocation->status == CL_MEM_OBJECT_ALLOCATION_FAILURE);
     CHECK(cl::parse_fault("build:1")->point == cl::FaultPoint::build);
     CHECK(cl::parse_fault("read:7")->point == cl::FaultPoint::read);
-    for (const char* wrong :
-         {"", "enqueue", "enqueue:", "enqueue:0", "enqueue:x", "enqueues:1", "read:1:CL_NOPE", "enqueue:-1", "read:1:"})
+    const std::optional<cl::Fault> hang = cl::parse_fault("hang:60");
+    REQUIRE(hang);
+    CHECK(hang->point == cl::FaultPoint::hang);
+    CHECK(hang->nth == 60);
+    CHECK(hang->status == cl::hang_status);
+    for (const char* wrong : {"", "enqueue", "enqueue:", "enqueue:0", "enqueue:x", "enqueues:1", "read:1:CL_NOPE",
+                              "enqueue:-1", "read:1:", "hang:1:CL_OUT_OF_RESOURCES"})
         CHECK_FALSE(cl::parse_fault(wrong));
 }
 

@@ -828,3 +828,55 @@ TEST_CASE("a buffer the device refuses while the network is built gives the memo
                    Catch::Contains("clCreateBuffer failed with CL_MEM_OBJECT_ALLOCATION_FAILURE"));
     CHECK_FALSE(run.result);
 }
+
+TEST_CASE("a device that stops finishing work ends the run through the watchdog, and the worker then stays silent",
+          "[job]") {
+    struct Released {
+        ~Released() { cl::disarm_fault(); }  // also lets a launch still waiting run
+    } released;
+    // No validation and no test split: every launch belongs to a training step or to preparing.
+    auto data = std::make_shared<TrainingData>(*small_data());
+    data->split.train.insert(data->split.train.end(), data->split.validation.begin(), data->split.validation.end());
+    data->split.validation.clear();
+    data->test = datasets::Dataset{};
+    // A run of two batches first: it counts their launches and builds every kernel (CLBlast's
+    // too), so the watched run's first steps take no compiling.
+    cl::arm_fault({cl::FaultPoint::enqueue, std::numeric_limits<std::uint64_t>::max(), CL_OUT_OF_RESOURCES});
+    Recorder counted;
+    JobSetup two = setup_of(small_project());
+    two.data = data;
+    two.batch_limit = 2;
+    run_to_end(counted, std::move(two));
+    REQUIRE(counted.result);
+    const std::uint64_t two_batch_launches = cl::counted_calls();
+
+    // The third batch's first kernel is enqueued but never runs, as a kernel that never ends.
+    cl::arm_fault({cl::FaultPoint::hang, two_batch_launches + 1, cl::hang_status});
+    Recorder run;
+    JobSetup setup = setup_of(small_project());
+    setup.data = data;
+    setup.watchdog_limit = std::chrono::seconds(2);
+    TrainingJob job(std::move(setup), run.events());
+    INFO("the watchdog never ended the run");
+    REQUIRE(run.wait_until([&] { return run.ended(); }));
+    REQUIRE(run.failure);
+    CHECK_FALSE(run.result);
+    CHECK(run.failure->kind == FailureKind::device);
+    CHECK_THAT(run.failure->message,
+               Catch::StartsWith("the device '" + test::test_device().name +
+                                 "' stopped responding during training: it finished no work for ") &&
+                   Catch::Contains(", after 2 batches of this run (a kernel that never ends, or a driver that "
+                                   "stopped answering), so the run was ended; "));
+    CHECK(run.batch_count() == 2);
+    CHECK(run.stage_sequence().back() == Stage::failed);
+    CHECK(job.wait_for(std::chrono::seconds(0)));
+    CHECK_FALSE(job.wait_for_worker(std::chrono::seconds(0)));  // still inside the driver
+
+    // The device answers again: the worker stops at its next batch and sends nothing more.
+    cl::release_hang();
+    REQUIRE(job.wait_for_worker(std::chrono::minutes(2)));
+    CHECK(run.batch_count() == 2);
+    std::lock_guard lock(run.mutex);
+    CHECK(run.stages.back().stage == Stage::failed);
+    CHECK_FALSE(run.result);
+}
