@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 
 #include "app/cli/commands.h"
@@ -50,10 +51,13 @@ int run_bench(Arguments& arguments) {
 
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
-    const cl::DeviceUseMark in_use(cl::cache_root(), device);
+    cl::DeviceUseMark in_use(cl::cache_root(), device);
     for (const std::string& note : in_use.notes()) print_note(note);
+    if (!in_use.skipped().empty()) throw std::runtime_error(in_use.skipped());
     cl::KernelCache cache(cl::kernel_cache_dir());
     ops::Runtime runtime(device, &cache);
+    runtime.build_programs({});  // before the timing, so that a crash there is the compiler's
+    in_use.built();
     const bench::StepTiming timing = bench::time_training_step(runtime, spec, options);
     for (const std::string& note : runtime.cache_notes()) print_note(note);
 

@@ -1,6 +1,7 @@
 // backprop cache: where compiled kernels live, filling the cache, and clearing it.
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "app/cli/commands.h"
 #include "app/cli/terminal.h"
@@ -64,8 +65,9 @@ int cache_warm(Arguments& arguments) {
     arguments.expect_nothing_left();
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
-    const cl::DeviceUseMark in_use(cl::cache_root(), device);
+    cl::DeviceUseMark in_use(cl::cache_root(), device);
     for (const std::string& note : in_use.notes()) print_note(note);
+    if (!in_use.skipped().empty()) throw std::runtime_error(in_use.skipped());
     cl::KernelCache cache(cl::kernel_cache_dir());
     const cl::Context context(device);
     double total = 0;
@@ -76,6 +78,7 @@ int cache_warm(Arguments& arguments) {
         if (!build.cache_note.empty()) print_note(build.cache_note);
         total += build.milliseconds;
     }
+    in_use.built();
     const cl::CacheStats& stats = cache.stats();
     std::cout << "total " << session::format_milliseconds(total) << ": " << stats.hits << " from cache, "
               << stats.misses << " built, " << stats.rejected << " damaged entries replaced\n";

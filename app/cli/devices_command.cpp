@@ -2,24 +2,30 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
+#include "engine/cl/device_use_mark.h"
 #include "engine/cl/error.h"
 #include "engine/session/number_text.h"
 
 namespace bps::cli {
 
 const char* const devices_help =
-    "usage: backprop devices [--json] [--device INDEX|NAME]\n"
+    "usage: backprop devices [--json] [--device INDEX|NAME] [--enable INDEX|NAME]\n"
     "\n"
     "Lists every OpenCL device of every platform. '*' marks the device training uses: the\n"
     "best by default (discrete GPU, integrated GPU, accelerator, then CPU; most compute units\n"
     "first), or the one chosen by --device or the BACKPROP_DEVICE environment variable.\n"
     "\n"
     "  --json            print the same facts as JSON\n"
-    "  --device D        mark device D (an index or part of its name) as chosen\n";
+    "  --device D        mark device D (an index or part of its name) as chosen\n"
+    "  --enable D        use device D again after it was skipped: a device is skipped when the\n"
+    "                    program died twice while building kernels for it (its driver's compiler\n"
+    "                    crashed), also after its caches were cleared\n";
 
 namespace {
 
@@ -39,10 +45,11 @@ nlohmann::json to_json(const cl::DeviceInfo& device) {
             {"opencl_c_version", device.opencl_c_version},
             {"driver_version", device.driver_version},
             {"fp16", device.fp16},
-            {"fp64", device.fp64}};
+            {"fp64", device.fp64},
+            {"skipped", device.skipped.empty() ? nlohmann::json(nullptr) : nlohmann::json(device.skipped)}};
 }
 
-void print_table(const std::vector<cl::DeviceInfo>& devices, std::size_t chosen) {
+void print_table(const std::vector<cl::DeviceInfo>& devices, std::optional<std::size_t> chosen) {
     std::ostringstream out;
     out << std::left << "   " << std::setw(3) << "#" << std::setw(44) << "device" << std::setw(16) << "kind"
         << std::right << std::setw(4) << "CUs" << std::setw(10) << "clock" << std::setw(11) << "memory" << std::setw(11)
@@ -51,11 +58,13 @@ void print_table(const std::vector<cl::DeviceInfo>& devices, std::size_t chosen)
         << "fp16 fp64  platform\n";
     for (const cl::DeviceInfo& device : devices) {
         std::string name = device.name.size() > 42 ? device.name.substr(0, 41) + "~" : device.name;
-        out << (device.index == chosen ? " * " : "   ") << std::left << std::setw(3) << device.index << std::setw(44)
-            << name << std::setw(16) << cl::kind_name(device.kind) << std::right << std::setw(4) << device.compute_units
-            << std::setw(6) << device.clock_mhz << " MHz" << std::setw(11)
-            << session::format_bytes(device.global_memory_bytes) << std::setw(11)
-            << session::format_bytes(device.max_allocation_bytes) << std::setw(10)
+        out << (device.index == chosen   ? " * "
+                : device.skipped.empty() ? "   "
+                                         : " - ")
+            << std::left << std::setw(3) << device.index << std::setw(44) << name << std::setw(16)
+            << cl::kind_name(device.kind) << std::right << std::setw(4) << device.compute_units << std::setw(6)
+            << device.clock_mhz << " MHz" << std::setw(11) << session::format_bytes(device.global_memory_bytes)
+            << std::setw(11) << session::format_bytes(device.max_allocation_bytes) << std::setw(10)
             << session::format_bytes(device.local_memory_bytes) << std::setw(6) << device.max_work_group_size << "  "
             << std::left << std::setw(22) << device.opencl_c_version << std::setw(12) << device.driver_version
             << std::setw(5) << (device.fp16 ? "yes" : "no") << std::setw(6) << (device.fp64 ? "yes" : "no")
@@ -69,6 +78,7 @@ void print_table(const std::vector<cl::DeviceInfo>& devices, std::size_t chosen)
 int run_devices(Arguments& arguments) {
     const bool as_json = arguments.take_flag("--json");
     const std::string request = cl::device_request(arguments.take_option("--device"));
+    const std::optional<std::string> enable = arguments.take_option("--enable");
     arguments.expect_nothing_left();
 
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
@@ -79,20 +89,48 @@ int run_devices(Arguments& arguments) {
                       << "\n";
         throw cl::NoOpenClError();
     }
+    if (enable) {
+        const cl::DeviceInfo& device = devices.at(cl::find_device(devices, *enable));
+        const bool was_skipped = cl::enable_device(cl::cache_root(), device);
+        std::cout << "device " << device.index << " (" << device.name << ")"
+                  << (was_skipped ? " is used again" : " was not skipped") << "\n";
+        return exit_ok;
+    }
+    // Every device may be skipped: the table still shows them, and why.
     const std::size_t best = cl::default_device_index(devices);
-    const std::size_t chosen = cl::select_device(devices, request);
+    std::optional<std::size_t> chosen;
+    std::string unusable;
+    try {
+        chosen = cl::select_device(devices, request);
+    } catch (const std::runtime_error& error) {
+        // A request that names no device is an error (find_device throws it); a skipped device,
+        // asked for or the default when all are, is shown below the table with why.
+        if (devices.at(cl::find_device(devices, request)).skipped.empty()) throw;
+        unusable = error.what();
+    }
 
     if (as_json) {
         nlohmann::json list = nlohmann::json::array();
         for (const cl::DeviceInfo& device : devices) list.push_back(to_json(device));
-        std::cout << nlohmann::json{{"devices", list}, {"default", best}, {"chosen", chosen}}.dump(2) << "\n";
+        std::cout << nlohmann::json{{"devices", list},
+                                    {"default", devices[best].skipped.empty() ? nlohmann::json(best) : nullptr},
+                                    {"chosen", chosen ? nlohmann::json(*chosen) : nullptr}}
+                         .dump(2)
+                  << "\n";
         return exit_ok;
     }
     print_table(devices, chosen);
-    if (request.empty())
-        std::cout << "\n* default device: " << devices[chosen].name << "\n";
+    std::cout << "\n";
+    for (const cl::DeviceInfo& device : devices)
+        if (!device.skipped.empty())
+            std::cout << "- device " << device.index << " (" << device.name << ") is skipped: " << device.skipped
+                      << "\n";
+    if (!chosen)
+        std::cout << unusable << "\n";
+    else if (request.empty())
+        std::cout << "* default device: " << devices[*chosen].name << "\n";
     else
-        std::cout << "\n* chosen by request '" << request << "': " << devices[chosen].name << " (the default would be "
+        std::cout << "* chosen by request '" << request << "': " << devices[*chosen].name << " (the default would be "
                   << best << ")\n";
     return exit_ok;
 }

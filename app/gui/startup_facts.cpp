@@ -20,11 +20,12 @@ StartupFacts gather_startup_facts(std::string& warning) {
     }
     if (facts.devices.empty() && facts.device_problem.empty()) facts.device_problem = device::no_opencl_help();
     if (!facts.devices.empty()) {
+        const std::string request = device::device_request(std::nullopt);
         try {
-            facts.default_device = device::select_device(facts.devices, device::device_request(std::nullopt));
-        } catch (const std::exception& error) {  // BACKPROP_DEVICE names no device: use the best one
+            facts.default_device = device::select_device(facts.devices, request);
+        } catch (const std::exception& error) {  // BACKPROP_DEVICE names none, or every device is skipped
             facts.default_device = device::default_device_index(facts.devices);
-            warning = std::string("BACKPROP_DEVICE: ") + error.what();
+            warning = request.empty() ? std::string(error.what()) : std::string("BACKPROP_DEVICE: ") + error.what();
         }
     }
     if (!facts.device_problem.empty()) warning = facts.device_problem;

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "engine/cl/cache_location.h"
+#include "engine/cl/device_use_mark.h"
 #include "engine/cl/error.h"
 #include "engine/cl/opencl_loader.h"
 
@@ -101,6 +103,7 @@ std::vector<DeviceInfo> discover_devices() {
         for (cl_device_id id : ids) {
             devices.push_back(describe(platform, id));
             devices.back().index = devices.size() - 1;
+            devices.back().skipped = device_skip_reason(cache_root(), devices.back());
         }
     }
     return devices;
@@ -118,6 +121,10 @@ std::size_t default_device_index(const std::vector<DeviceInfo>& devices) {
 
 std::size_t select_device(const std::vector<DeviceInfo>& devices, std::string_view request) {
     return device::select_device(descriptions(devices), request);
+}
+
+std::size_t find_device(const std::vector<DeviceInfo>& devices, std::string_view request) {
+    return device::find_device(descriptions(devices), request);
 }
 
 }  // namespace bps::cl

@@ -29,5 +29,6 @@ std::vector<DeviceInfo> discover_devices();
 // device::default_device_index and device::select_device over devices with handles.
 std::size_t default_device_index(const std::vector<DeviceInfo>& devices);
 std::size_t select_device(const std::vector<DeviceInfo>& devices, std::string_view request);
+std::size_t find_device(const std::vector<DeviceInfo>& devices, std::string_view request);
 
 }  // namespace bps::cl

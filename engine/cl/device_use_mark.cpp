@@ -13,6 +13,25 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* mark_prefix = "in-use-";
+// A mark's text while its process builds programs, and after.
+constexpr const char* building_text = "building";
+constexpr const char* using_text = "using";
+// Beside the marks: how many processes died while building (after the last clear), and the
+// reason a skipped device is skipped.
+constexpr const char* build_deaths_file = "died-while-building";
+constexpr const char* skipped_file = "skipped";
+
+std::string first_line(const fs::path& file) {
+    std::ifstream in(file);
+    std::string line;
+    std::getline(in, line);
+    return line.size() > 4096 ? line.substr(0, 4096) : line;
+}
+
+// The hint every skip message ends with.
+std::string enable_hint(const device::DeviceDescription& device) {
+    return "run 'backprop devices --enable " + std::to_string(device.index) + "' to use it again";
+}
 
 fs::path device_folder(const fs::path& cache_root, const device::DeviceDescription& device) {
     const CacheKey key{{}, {}, device.platform_name, device.platform_version, device.name, device.driver_version};
@@ -54,13 +73,35 @@ DeviceUseMark::DeviceUseMark(const fs::path& cache_root, const device::DeviceDes
     const fs::path folder = device_folder(cache_root, device);
     const std::uint64_t self = current_process_id();
     std::vector<std::uint64_t> dead;
+    std::vector<std::uint64_t> died_building;
     std::error_code error;
     for (fs::directory_iterator entry(folder, error), end; !error && entry != end; entry.increment(error)) {
         const std::uint64_t process = marked_process(entry->path());
         if (process == 0 || process == self || process_running(process)) continue;
         dead.push_back(process);
+        if (first_line(entry->path()).rfind(building_text, 0) == 0) died_building.push_back(process);
         std::error_code ignored;
         fs::remove(entry->path(), ignored);
+    }
+    build_deaths_ = folder / build_deaths_file;
+    if (!died_building.empty()) {
+        // The first death while building may be a damaged cache, which the clearing below cures;
+        // one after that is the compiler's.
+        const std::string earlier = first_line(build_deaths_);
+        const bool before = !earlier.empty();
+        std::string processes = earlier;
+        for (const std::uint64_t process : died_building)
+            processes += (processes.empty() ? "" : ", ") + std::to_string(process);
+        fs::create_directories(folder, error);
+        if (before || died_building.size() > 1) {
+            const std::string reason = "the program died while building kernels for it (processes " + processes +
+                                       "), also after its caches were cleared";
+            std::ofstream(folder / skipped_file) << reason << "\n";
+            skipped_ = device.name + " is skipped from now on: " + reason + "; " + enable_hint(device);
+            fs::remove(build_deaths_, error);
+        } else {
+            std::ofstream(build_deaths_) << processes << "\n";
+        }
     }
     if (!dead.empty()) {
         // Those processes died while they used this device: whatever they loaded may be what
@@ -77,13 +118,36 @@ DeviceUseMark::DeviceUseMark(const fs::path& cache_root, const device::DeviceDes
             clear_driver_caches({cache});
             note += " and " + cache.driver + "'s cache " + cache.folder.string();
         }
-        notes_.push_back(note + " were cleared; the kernels are built anew");
+        notes_.push_back(note + " were cleared" + (skipped_.empty() ? "; the kernels are built anew" : ""));
     }
     // One process may use a device in several jobs at once: each has its own mark.
     static std::atomic<unsigned> marks_made{0};
     mark_ = folder / (mark_prefix + std::to_string(self) + "-" + std::to_string(marks_made++));
     fs::create_directories(folder, error);
-    std::ofstream(mark_) << "in use by process " << self << "\n";
+    std::ofstream(mark_) << building_text << ": in use by process " << self << "\n";
+}
+
+void DeviceUseMark::built() {
+    std::ofstream(mark_) << using_text << ": in use by process " << current_process_id() << "\n";
+    std::error_code ignored;
+    fs::remove(build_deaths_, ignored);
+}
+
+std::string device_skip_reason(const fs::path& cache_root, const device::DeviceDescription& device) {
+    const fs::path file = device_folder(cache_root, device) / skipped_file;
+    std::error_code error;
+    if (!fs::exists(file, error)) return {};
+    // The hint names the device's index of today.
+    std::string reason = first_line(file);
+    if (reason.empty()) reason = "the program died while building kernels for it";
+    return reason + "; " + enable_hint(device);
+}
+
+bool enable_device(const fs::path& cache_root, const device::DeviceDescription& device) {
+    const fs::path folder = device_folder(cache_root, device);
+    std::error_code error;
+    fs::remove(folder / build_deaths_file, error);
+    return fs::remove(folder / skipped_file, error);
 }
 
 DeviceUseMark::~DeviceUseMark() {

@@ -28,11 +28,19 @@ Armed& armed() {
     return state;
 }
 
-constexpr std::array<std::pair<const char*, FaultPoint>, 5> point_names{{{"enqueue", FaultPoint::enqueue},
+constexpr std::array<std::pair<const char*, FaultPoint>, 6> point_names{{{"enqueue", FaultPoint::enqueue},
                                                                          {"allocation", FaultPoint::allocation},
                                                                          {"build", FaultPoint::build},
                                                                          {"read", FaultPoint::read},
-                                                                         {"hang", FaultPoint::hang}}};
+                                                                         {"hang", FaultPoint::hang},
+                                                                         {"crash", FaultPoint::crash}}};
+
+// The point where a fault is counted: a hang among the launches, a crash among the builds.
+FaultPoint counted_point(FaultPoint point) {
+    if (point == FaultPoint::hang) return FaultPoint::enqueue;
+    if (point == FaultPoint::crash) return FaultPoint::build;
+    return point;
+}
 
 // The statuses a test may ask for by name: the ones drivers give when they run out of something.
 constexpr std::array<cl_int, 5> nameable_statuses{CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY,
@@ -70,7 +78,7 @@ std::optional<Fault> parse_fault(const std::string& text) {
     fault.nth = std::stoull(count);
     if (fault.nth == 0) return std::nullopt;
     if (second != std::string::npos) {
-        if (fault.point == FaultPoint::hang) return std::nullopt;  // a hang has no status
+        if (counted_point(fault.point) != fault.point) return std::nullopt;  // a hang or crash has no status
         const std::string status = text.substr(second + 1);
         bool known = false;
         for (const cl_int candidate : nameable_statuses)
@@ -123,10 +131,9 @@ cl_int injected_fault(FaultPoint point) {
     std::lock_guard lock(state.mutex);
     read_environment(state);
     if (!state.fault) return CL_SUCCESS;
-    // A hang is aimed at the kernel launches: it counts them as the enqueue point does.
-    const FaultPoint counted = state.fault->point == FaultPoint::hang ? FaultPoint::enqueue : state.fault->point;
-    if (counted != point) return CL_SUCCESS;
+    if (counted_point(state.fault->point) != point) return CL_SUCCESS;
     if (++state.calls != state.fault->nth) return CL_SUCCESS;
+    if (state.fault->point == FaultPoint::crash) std::abort();  // as a crashing compiler would
     return state.fault->point == FaultPoint::hang ? hang_status : state.fault->status;
 }
 

@@ -5,7 +5,8 @@
 // BACKPROP_INJECT_FAULT names one for tests that run the CLI: "POINT:N[:STATUS]", e.g.
 // "enqueue:200" or "allocation:3:CL_MEM_OBJECT_ALLOCATION_FAILURE" (STATUS defaults to
 // CL_OUT_OF_RESOURCES). "hang:N" makes the Nth kernel launch wait, as a kernel that never ends
-// would, until release_hang() (or forever, in a CLI test of the watchdog).
+// would, until release_hang() (or forever, in a CLI test of the watchdog). "crash:N" aborts the
+// process at the Nth program build, as a driver's compiler that crashes would.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,8 +17,9 @@ namespace bps::cl {
 
 // enqueue: a kernel launch; allocation: clCreateBuffer; build: a program built from source;
 // read: a copy from the device to the host; hang: a kernel launch that is enqueued but never
-// runs (counted with the enqueues).
-enum class FaultPoint { enqueue, allocation, build, read, hang };
+// runs (counted with the enqueues); crash: the process dies in a program build (counted with
+// the builds).
+enum class FaultPoint { enqueue, allocation, build, read, hang, crash };
 
 struct Fault {
     FaultPoint point = FaultPoint::enqueue;

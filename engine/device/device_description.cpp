@@ -51,6 +51,7 @@ NoDeviceError::NoDeviceError() : std::runtime_error(no_opencl_help()) {}
 std::size_t default_device_index(const std::vector<DeviceDescription>& devices) {
     if (devices.empty()) throw NoDeviceError();
     const auto better = [](const DeviceDescription& a, const DeviceDescription& b) {
+        if (a.skipped.empty() != b.skipped.empty()) return a.skipped.empty();
         if (a.kind != b.kind) return a.kind < b.kind;
         return a.compute_units > b.compute_units;
     };
@@ -61,6 +62,15 @@ std::size_t default_device_index(const std::vector<DeviceDescription>& devices) 
 }
 
 std::size_t select_device(const std::vector<DeviceDescription>& devices, std::string_view request) {
+    const std::size_t chosen = request.empty() ? default_device_index(devices) : find_device(devices, request);
+    const DeviceDescription& device = devices[chosen];
+    if (!device.skipped.empty())
+        throw std::runtime_error((request.empty() ? "every OpenCL device is skipped; device " : "device ") +
+                                 std::to_string(device.index) + " (" + device.name + ") is skipped: " + device.skipped);
+    return chosen;
+}
+
+std::size_t find_device(const std::vector<DeviceDescription>& devices, std::string_view request) {
     if (devices.empty()) throw NoDeviceError();
     if (request.empty()) return default_device_index(devices);
     const bool is_number = std::all_of(request.begin(), request.end(), [](unsigned char c) { return std::isdigit(c); });

@@ -35,6 +35,9 @@ struct DeviceDescription {
     std::string driver_version;
     bool fp16 = false;
     bool fp64 = false;
+    // Why the device is skipped (the program died while building kernels for it, twice), ending
+    // with how to use it again; empty for a usable device. Filled in by discovery.
+    std::string skipped;
 };
 
 // No OpenCL platform at all: an ordinary state with an explanation (no_opencl_help), not a crash.
@@ -55,13 +58,17 @@ std::vector<DeviceDescription> list_devices();
 void point_driver_caches_beside_ours();
 
 // Discrete GPU, then integrated GPU, then accelerator, then CPU; within a kind the most
-// compute units. Throws NoDeviceError for an empty list.
+// compute units; skipped devices last. Throws NoDeviceError for an empty list.
 std::size_t default_device_index(const std::vector<DeviceDescription>& devices);
 
 // request: "" for the default, a decimal index, or a case-insensitive substring of the device
 // name. Throws NoDeviceError for an empty list, and std::runtime_error naming the request and
-// listing the devices when nothing fits.
+// listing the devices when nothing fits, or saying why the device is skipped when it is (also
+// the default, when every device is).
 std::size_t select_device(const std::vector<DeviceDescription>& devices, std::string_view request);
+
+// The device a request names, skipped or not (for enabling one again): select_device's rules.
+std::size_t find_device(const std::vector<DeviceDescription>& devices, std::string_view request);
 
 // What to suggest when the device at `failing` fails: the first CPU device that is not it, as
 // "the CPU device 'NAME' (device 1)"; "" when there is none.

@@ -446,12 +446,18 @@ void TrainingJob::State::work() {
         in_use.emplace(cl::cache_root(), device);
     }
     for (const std::string& note : in_use->notes()) send(events.note, note);
+    // Died building for this device again: it is skipped now, and nothing is built for it.
+    if (!in_use->skipped().empty()) throw std::runtime_error(in_use->skipped());
     cl::KernelCache cache(cl::kernel_cache_dir());
     ops::Runtime runtime(device, &cache);
     stage(Stage::preparing, "building kernels", 0, 0);
     runtime.build_programs(
         [this](std::size_t done, std::size_t total) { stage(Stage::preparing, "building kernels", done, total); });
     for (const std::string& note : runtime.cache_notes()) send(events.note, note);
+    {
+        std::lock_guard lock(mutex);
+        in_use->built();
+    }
     if (control.stop_requested()) return finish(result);
 
     phase = FailureKind::project;

@@ -230,3 +230,42 @@ TEST_CASE("a kernel that never ends is ended by the watchdog with a message, and
     CHECK_THAT(refused.output, Catch::Contains("BACKPROP_WATCHDOG_SECONDS must be a whole number of seconds from 0 "
                                                "(no watchdog) to 86400, not 'soon'"));
 }
+
+TEST_CASE("a device whose compiler kills the program twice is skipped with how to enable it, and devices --enable does",
+          "[cli][reliability][crash-guard]") {
+    TempDir dir("cli-crash-guard");
+    // A cache of its own: the runs below clear it, and mark the device in it.
+    const std::string cache = "BACKPROP_CACHE_DIR=" + quote(dir.path() / "cache") + " ";
+    // The program dies in its first program build, as a crashing driver compiler would: twice.
+    for (int run = 0; run < 2; ++run) {
+        const ProcessResult died = run_command(cache + "BACKPROP_INJECT_FAULT=crash:1 " + backprop("cache warm"));
+        INFO(died.output);
+        CHECK(died.exit_code != 0);
+        CHECK(died.exit_code != 1);  // killed, not an error it reported
+    }
+    const ProcessResult third = run_command(cache + backprop("cache warm"));
+    INFO(third.output);
+    CHECK(third.exit_code == 1);
+    CHECK_THAT(third.output,
+               Catch::Contains("note: an earlier run (process ") &&
+                   Catch::Contains(" is skipped from now on: the program died while building kernels "
+                                   "for it (processes ") &&
+                   Catch::Contains("also after its caches were cleared; run 'backprop devices --enable "));
+    CHECK_THAT(third.output, !Catch::Contains("built from source"));
+
+    const ProcessResult train = run_command(cache + backprop("train mlp --batches 1"));
+    CHECK(train.exit_code == 1);
+    CHECK_THAT(train.output, Catch::Contains("backprop train: error: every OpenCL device is skipped; device "));
+    const ProcessResult listed = run_command(cache + backprop("devices"));
+    CHECK(listed.exit_code == 0);
+    CHECK_THAT(listed.output, Catch::Contains(" is skipped: the program died while building kernels for it"));
+
+    const ProcessResult enabled = run_command(cache + backprop("devices --enable 0"));
+    INFO(enabled.output);
+    CHECK(enabled.exit_code == 0);
+    CHECK_THAT(enabled.output, Catch::EndsWith(" is used again\n"));
+    const ProcessResult usable = run_command(cache + backprop("devices --json"));
+    const nlohmann::json facts = nlohmann::json::parse(usable.output);
+    CHECK(facts["chosen"] == 0);
+    CHECK(facts["devices"][0]["skipped"].is_null());
+}

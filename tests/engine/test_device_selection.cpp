@@ -88,3 +88,20 @@ TEST_CASE("a failing device's message offers another CPU device, never itself") 
     CHECK(device::cpu_device_offer(devices, 2).empty());  // the CPU itself failed: nothing else is a CPU
     CHECK(device::cpu_device_offer({devices[0], devices[1]}, 0).empty());
 }
+
+TEST_CASE("a skipped device is never the default, and asking for it says why and how to enable it", "[crash-guard]") {
+    std::vector<cl::DeviceInfo> devices = {
+        fake_device(0, "Big CPU", cl::DeviceKind::Cpu, 64),
+        fake_device(1, "Discrete GPU", cl::DeviceKind::DiscreteGpu, 20),
+    };
+    devices[1].skipped = "the program died while building kernels for it; run 'backprop devices --enable 1'";
+    CHECK(cl::default_device_index(devices) == 0);
+    CHECK(cl::select_device(devices, "") == 0);
+    CHECK_THROWS_WITH(cl::select_device(devices, "discrete"),
+                      "device 1 (Discrete GPU) is skipped: the program died while building kernels for it; run "
+                      "'backprop devices --enable 1'");
+    CHECK(cl::find_device(devices, "discrete") == 1);  // to enable it
+    devices[0].skipped = "the program died while building kernels for it; run 'backprop devices --enable 0'";
+    CHECK_THROWS_WITH(cl::select_device(devices, ""),
+                      Catch::StartsWith("every OpenCL device is skipped; device 1 (Discrete GPU) is skipped: "));
+}

@@ -106,3 +106,70 @@ TEST_CASE("a mark of a process that still runs is left alone, and so is its devi
     CHECK(fs::exists(entry));
     CHECK(fs::exists(root.path() / "pocl" / "kernel.so"));
 }
+
+TEST_CASE("a device whose build killed the program twice, also after its caches were cleared, is skipped until enabled",
+          "[crash-guard]") {
+    test::TempDir root("use-mark-guard");
+    device::DeviceDescription device = pocl_device("cpu-one");
+    device.index = 3;
+    const device::DeviceDescription other = pocl_device("cpu-two");
+    const auto died_building = [&](std::uint64_t process) {
+        touch(cl::DeviceUseMark::mark_path(root.path(), device, process), "building: in use by process x\n");
+    };
+    // The first death while building clears the caches and is remembered, no more.
+    died_building(dead_process);
+    {
+        const cl::DeviceUseMark in_use(root.path(), device);
+        CHECK(in_use.notes().size() == 1);
+        CHECK(in_use.skipped().empty());
+    }
+    CHECK(cl::device_skip_reason(root.path(), device).empty());
+    // A second one, with the caches already cleared, skips the device: the caller builds nothing.
+    died_building(dead_process + 1);
+    {
+        const cl::DeviceUseMark in_use(root.path(), device);
+        CHECK_THAT(in_use.skipped(),
+                   Catch::Equals("cpu-one is skipped from now on: the program died while building kernels for it "
+                                 "(processes " +
+                                 std::to_string(dead_process) + ", " + std::to_string(dead_process + 1) +
+                                 "), also after its caches were cleared; run 'backprop devices --enable 3' to use it "
+                                 "again"));
+    }
+    CHECK_THAT(cl::device_skip_reason(root.path(), device),
+               Catch::StartsWith("the program died while building kernels for it (processes ") &&
+                   Catch::EndsWith("also after its caches were cleared; run 'backprop devices --enable 3' to use it "
+                                   "again"));
+    CHECK(cl::device_skip_reason(root.path(), other).empty());  // another device is not touched
+    // Enabled again, it starts afresh: one more death while building is only remembered.
+    CHECK(cl::enable_device(root.path(), device));
+    CHECK_FALSE(cl::enable_device(root.path(), device));
+    CHECK(cl::device_skip_reason(root.path(), device).empty());
+    died_building(dead_process + 2);
+    const cl::DeviceUseMark again(root.path(), device);
+    CHECK(again.skipped().empty());
+}
+
+TEST_CASE("a death after the programs were built is not the compiler's, and a good build forgives an earlier one",
+          "[crash-guard]") {
+    test::TempDir root("use-mark-built");
+    const device::DeviceDescription device = pocl_device("cpu-one");
+    // Died while building once; the next run built everything, then trained, and died training.
+    touch(cl::DeviceUseMark::mark_path(root.path(), device, dead_process), "building: in use by process x\n");
+    fs::path mark;
+    {
+        cl::DeviceUseMark in_use(root.path(), device);
+        in_use.built();
+        mark = in_use.path();
+        std::ifstream in(mark);
+        std::string text;
+        std::getline(in, text);
+        CHECK_THAT(text, Catch::StartsWith("using: "));
+        fs::copy_file(mark, cl::DeviceUseMark::mark_path(root.path(), device, dead_process + 1));
+    }
+    // Neither death counts against the compiler now: the device is not skipped.
+    touch(cl::DeviceUseMark::mark_path(root.path(), device, dead_process + 2), "building: in use by process x\n");
+    const cl::DeviceUseMark in_use(root.path(), device);
+    CHECK(in_use.notes().size() == 1);
+    CHECK(in_use.skipped().empty());
+    CHECK(cl::device_skip_reason(root.path(), device).empty());
+}

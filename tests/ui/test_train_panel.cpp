@@ -252,7 +252,7 @@ private slots:
         other.dataset.normalize = false;
         other.dataset.augmentation.random_crop = true;
         other.dataset.augmentation.crop_padding = 2;
-        other.device = "1";
+        other.device = std::to_string(1);  // "1": GCC 12 misreads assigning a one-letter literal (-Wrestrict)
         f.document.reset(other);
         QCOMPARE(epochs->value(), 33);
         QCOMPARE(f.field<QSpinBox>("batchSize")->value(), 16);

@@ -506,7 +506,12 @@ void TrainPanel::fill_devices() {
                                   static_cast<qsizetype>(device::kind_name(description.kind).size()));
         text += QStringLiteral(")");
         if (i == best) text += tr(" (default)");
+        // Skipped by the start-up crash guard: still listed, with why and how to use it again.
+        if (!description.skipped.empty()) text += tr(" (skipped)");
         device_->addItem(text, QString::number(description.index));
+        if (!description.skipped.empty())
+            device_->setItemData(device_->count() - 1,
+                                 tr("Skipped: %1.").arg(QString::fromStdString(description.skipped)), Qt::ToolTipRole);
     }
     device_->setToolTip(
         tr("The OpenCL device the network trains on; the best one is a discrete GPU, then an "
