@@ -89,16 +89,7 @@ int cache_warm(Arguments& arguments) {
 
 int cache_clear(Arguments& arguments) {
     arguments.expect_nothing_left();
-    cl::KernelCache cache(cl::kernel_cache_dir());
-    const std::size_t removed = cache.clear();
-    std::cout << "removed " << session::format_count(removed, "cached program") << " from " << cache.dir().string()
-              << "\n";
-    // The drivers' caches that this program points beside its own go too: a damaged one (PoCL
-    // aborts on a broken file of its own) would otherwise survive every clear.
-    for (const cl::DriverCache& driver : cl::driver_caches(cl::cache_root())) {
-        if (cl::clear_driver_caches({driver}) > 0)
-            std::cout << "emptied " << driver.driver << "'s cache in " << driver.folder.string() << "\n";
-    }
+    for (const std::string& line : device::clear_kernel_caches()) std::cout << line << "\n";
     return exit_ok;
 }
 

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "app/gui/training_runner.h"
+#include "engine/device/device_description.h"
 #include "engine/session/build_info.h"
 #include "engine/session/checkpoint.h"
 #include "engine/session/number_text.h"
@@ -15,6 +16,7 @@
 #include "ui/dashboard/train_panel.h"
 #include "ui/dashboard/training_curves.h"
 #include "ui/dashboard/training_dashboard.h"
+#include "ui/devices/device_panel.h"
 #include "ui/editor/network_document.h"
 #include "ui/main_window/main_window.h"
 
@@ -56,6 +58,8 @@ TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::
     connect(runner_, &TrainingRunner::epochReported, this, &TrainingController::epoch);
     connect(runner_, &TrainingRunner::finished, this, &TrainingController::finished);
     connect(runner_, &TrainingRunner::failed, this, &TrainingController::failed);
+    connect(window_->device_panel(), &ui::DevicePanel::clearCacheRequested, this,
+            &TrainingController::clear_kernel_caches);
     connect(runner_, &TrainingRunner::noted, this, [this](const QString& note) {
         window_->statusBar()->showMessage(tr("Note: %1").arg(note), status_message_ms);
     });
@@ -95,6 +99,21 @@ TrainingController::~TrainingController() {
 
 bool TrainingController::running() const {
     return active_;
+}
+
+void TrainingController::clear_kernel_caches() {
+    ui::DevicePanel* panel = window_->device_panel();
+    if (active_) {
+        panel->show_cache_status(tr("Stop the training run first: it is using the cached kernels."));
+        return;
+    }
+    try {
+        QStringList lines;
+        for (const std::string& line : device::clear_kernel_caches()) lines << text_of(line);
+        panel->show_cache_status(lines.join('\n'));
+    } catch (const std::exception& error) {
+        panel->show_cache_status(tr("The kernel cache could not be cleared: %1").arg(text_of(error.what())));
+    }
 }
 
 std::filesystem::path TrainingController::runs_folder() const {

@@ -47,6 +47,9 @@ public:
     // A new run from a checkpoint file (File > Resume Training from Checkpoint…), by the same rule.
     bool resume_from(const std::filesystem::path& checkpoint);
     bool running() const;
+    // The Devices tab's Clear Kernel Cache: the kernel cache and the drivers' caches beside it,
+    // refused while a run uses them.
+    void clear_kernel_caches();
     TrainingRunner* runner() const { return runner_; }
     // The folder the current project's runs are kept in.
     std::filesystem::path runs_folder() const;

@@ -57,6 +57,11 @@ std::vector<DeviceDescription> list_devices();
 // user set them. Call once at start-up, before the first OpenCL call.
 void point_driver_caches_beside_ours();
 
+// Empties the kernel cache and the drivers' caches kept beside it (never one the user pointed
+// elsewhere): what `backprop cache clear` and the studio's Devices tab do. One line per folder,
+// for the learner: "removed 12 cached programs from FOLDER", "emptied PoCL's cache in FOLDER".
+std::vector<std::string> clear_kernel_caches();
+
 // Discrete GPU, then integrated GPU, then accelerator, then CPU; within a kind the most
 // compute units; skipped devices last. Throws NoDeviceError for an empty list.
 std::size_t default_device_index(const std::vector<DeviceDescription>& devices);

@@ -17,11 +17,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <fstream>
 #include <memory>
 
 #include "app/gui/training_controller.h"
 #include "app/gui/training_runner.h"
 #include "datasets/catalogue.h"
+#include "engine/cl/kernel_cache.h"
 #include "engine/session/build_info.h"
 #include "engine/session/run_record.h"
 #include "engine/session/saved_weights.h"
@@ -31,6 +33,7 @@
 #include "ui/dashboard/train_panel.h"
 #include "ui/dashboard/training_curves.h"
 #include "ui/dashboard/training_dashboard.h"
+#include "ui/devices/device_panel.h"
 #include "ui/editor/network_document.h"
 #include "ui/main_window/main_window.h"
 
@@ -403,6 +406,47 @@ private slots:
         QCOMPARE(QString::fromStdString(record.receipt.weights_file), QString("weights.h5"));
         QVERIFY(std::filesystem::exists(record.folder / "weights.h5"));
         QVERIFY(dashboard()->status()->message_details().contains("The weights from before it diverged"));
+    }
+
+    // The Devices tab's Clear Kernel Cache empties our cache and the drivers' caches beside it,
+    // and refuses while a run uses them.
+    void clearKernelCacheEmptiesOursAndTheDriversButNotDuringARun() {
+        // A cache root of this test's own: the suite's shared caches stay as they are.
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        const std::filesystem::path cache_root = root.path().toStdString();
+        const QByteArray suite_root = qgetenv("BACKPROP_CACHE_DIR");
+        qputenv("BACKPROP_CACHE_DIR", root.path().toUtf8());
+        cl::KernelCache cache(cache_root / "kernels");
+        const cl::CacheKey key{"kernel void k() {}", {},    "Portable Computing Language",
+                               "OpenCL 3.0 PoCL",    "cpu", "3.1"};
+        QVERIFY(cache.store(key, {1, 2, 3, 4}));
+        std::filesystem::create_directories(cache_root / "pocl" / "AB");
+        std::ofstream(cache_root / "pocl" / "AB" / "kernel.so") << "x";
+        ui::DevicePanel* devices = window_->device_panel();
+        // On the Devices tab, as the learner would be.
+        for (QTabWidget* tabs : window_->findChildren<QTabWidget*>())
+            if (tabs->indexOf(devices) >= 0) tabs->setCurrentWidget(devices);
+        QVERIFY(devices->isVisible());
+        press(devices->clear_cache_button());
+        qputenv("BACKPROP_CACHE_DIR", suite_root);
+        const QString cleared = devices->cache_status()->text();
+        QVERIFY2(cleared.contains("removed 1 cached program from " +
+                                  QString::fromStdString((cache_root / "kernels").string())),
+                 qPrintable(cleared));
+        QVERIFY2(cleared.contains("emptied PoCL's cache in " + QString::fromStdString((cache_root / "pocl").string())),
+                 qPrintable(cleared));
+        QVERIFY(!std::filesystem::exists(cache.entry_path(key)));
+        QVERIFY(std::filesystem::is_empty(cache_root / "pocl"));
+
+        open(test::two_class_folder_project(images()));
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        QVERIFY(controller_->train());
+        press(devices->clear_cache_button());
+        QCOMPARE(devices->cache_status()->text(),
+                 QString("Stop the training run first: it is using the cached kernels."));
+        press(panel()->stop_button());
+        wait_for_end(ended);
     }
 
     void aMissingDatasetFailsWithWhatToDoAndTheWindowStaysUsable() {

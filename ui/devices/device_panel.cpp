@@ -1,7 +1,9 @@
 #include "ui/devices/device_panel.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -11,7 +13,11 @@ namespace bps::ui {
 
 DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::size_t default_index,
                          const std::string& problem, QWidget* parent)
-    : QWidget(parent), table_(new QTableView(this)), summary_(new QLabel(this)) {
+    : QWidget(parent),
+      table_(new QTableView(this)),
+      summary_(new QLabel(this)),
+      clear_cache_(new QPushButton(tr("Clear Kernel Cache"), this)),
+      cache_status_(new QLabel(this)) {
     setObjectName("devicePanel");
     table_->setObjectName("deviceTable");
     summary_->setObjectName("deviceSummary");
@@ -23,6 +29,20 @@ DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::si
     layout->addWidget(title);
     layout->addWidget(summary_);
     layout->addWidget(table_, 1);
+    // A damaged cache is cleared on its own when it kills a run; this is for the learner who
+    // suspects one anyway, or wants the disk space back.
+    clear_cache_->setObjectName("clearCacheButton");
+    clear_cache_->setToolTip(
+        tr("Removes the compiled kernels and the drivers' caches kept beside them; the next run builds them "
+           "again, which takes a few seconds."));
+    cache_status_->setObjectName("cacheStatus");
+    cache_status_->setWordWrap(true);
+    cache_status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* cache_row = new QHBoxLayout;
+    cache_row->addWidget(clear_cache_);
+    cache_row->addWidget(cache_status_, 1);
+    layout->addLayout(cache_row);
+    connect(clear_cache_, &QPushButton::clicked, this, &DevicePanel::clearCacheRequested);
 
     if (!problem.empty() || devices.empty()) {
         summary_->setText(QString::fromStdString(problem));
@@ -40,6 +60,10 @@ DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::si
     summary_->setText(
         tr("Training runs on <b>%1</b> (the default). Run <code>backprop devices</code> for every detail.")
             .arg(default_name.toHtmlEscaped()));
+}
+
+void DevicePanel::show_cache_status(const QString& text) {
+    cache_status_->setText(text);
 }
 
 }  // namespace bps::ui

@@ -7,6 +7,7 @@
 #include "engine/device/device_description.h"
 
 class QLabel;
+class QPushButton;
 class QTableView;
 
 namespace bps::ui {
@@ -20,10 +21,21 @@ public:
 
     QTableView* table() const { return table_; }
     QLabel* summary() const { return summary_; }
+    QPushButton* clear_cache_button() const { return clear_cache_; }
+    QLabel* cache_status() const { return cache_status_; }
+
+    // What clearing the kernel cache did, or why it did not.
+    void show_cache_status(const QString& text);
+
+signals:
+    // Clear Kernel Cache was pressed: the application empties the caches (or says why not).
+    void clearCacheRequested();
 
 private:
     QTableView* table_;
     QLabel* summary_;
+    QPushButton* clear_cache_;
+    QLabel* cache_status_;
 };
 
 }  // namespace bps::ui
