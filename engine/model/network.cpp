@@ -449,7 +449,12 @@ void Network::learn(int count, float learning_rate) {
     forward(count, true);
     loss(count);
     backward(count);
-    update(learning_rate);
+    try {
+        update(learning_rate);
+    } catch (...) {
+        update_interrupted_ = true;
+        throw;
+    }
 }
 
 void Network::train_step(std::span<const float> images, std::span<const int> labels, float learning_rate) {

@@ -94,6 +94,9 @@ public:
     std::vector<ParameterView> optimizer_state() const;
     int updates() const noexcept { return step_; }
     void set_updates(int updates);
+    // A training step failed part-way through its update (a launch refused by the device): some
+    // parameters have the step, others do not, and the weights on the device are no step's.
+    bool update_interrupted() const noexcept { return update_interrupted_; }
 
     // The parts of a step, for tests that check gradients through the whole graph.
     void upload_images(std::span<const float> images, int count);
@@ -140,6 +143,7 @@ private:
     ops::StagedUpload image_upload_, label_upload_, target_upload_;
     std::size_t samples_since_clear_ = 0;
     int step_ = 0;
+    bool update_interrupted_ = false;
     std::uint32_t dropout_seed_ = 0;
 };
 

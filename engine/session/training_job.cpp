@@ -334,11 +334,14 @@ void TrainingJob::State::keep_weights(JobFailure& failure) const noexcept {
         card.normalization = kept_card.normalization;
         save_trained_weights(setup.save_weights, setup.project, card, failure.weights);
         failure.saved_to = setup.save_weights;
-        if (failure.kind == FailureKind::diverged && result.kept_after_batches) {
+        if (result.kept_after_batches) {
             const std::size_t batches = *result.kept_after_batches;
             failure.message += "; the weights as they were after " + std::to_string(batches) +
-                               (batches == 1 ? " batch" : " batches") +
-                               " of this run, the last known to be finite, are saved in ";
+                               (batches == 1 ? " batch" : " batches") + " of this run, " +
+                               (failure.kind == FailureKind::diverged
+                                    ? "the last known to be finite"
+                                    : "the last kept whole (the failing batch had updated only part of them)") +
+                               ", are saved in ";
         } else {
             failure.message += "; the weights as they were after the last completed batch are saved in ";
         }

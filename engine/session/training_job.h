@@ -138,6 +138,7 @@ struct JobResult {
     // to be finite: `weights` are those, taken after `kept_after_batches` batches of this run.
     // Empty when it trained on from there (after a pause) without diverging again.
     std::string diverged;
+    // Also set when a failing step had updated only part of the weights (JobFailure then says so).
     std::optional<std::size_t> kept_after_batches;
     int epochs_completed = 0;             // whole epochs
     std::size_t batches_trained = 0;      // train: steps taken by this run (not those of a resumed one)

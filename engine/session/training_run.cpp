@@ -112,9 +112,15 @@ void TrainingRun::train(JobResult& result) {
         result.seconds = seconds_since(started);
         throw;
     } catch (...) {
-        // Keep what the device can still give back, for the job to save; its error goes on.
+        // Keep what the device can still give back, for the job to save; its error goes on. A
+        // step whose update was cut short left weights of no step: the last copy kept is used.
         try {
-            result.weights = io::download_parameters(runtime, network);
+            if (network.update_interrupted()) {
+                result.weights = kept.weights();
+                result.kept_after_batches = kept.batches();
+            } else {
+                result.weights = io::download_parameters(runtime, network);
+            }
         } catch (...) {
             result.weights.clear();
         }

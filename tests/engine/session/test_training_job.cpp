@@ -813,6 +813,55 @@ TEST_CASE("a device fault part-way through training stops after the last complet
     }
 }
 
+TEST_CASE("a device fault in the middle of a step's update keeps the last weights kept whole, and says so", "[job]") {
+    struct Disarmed {
+        ~Disarmed() { cl::disarm_fault(); }
+    } disarmed;
+    TempDir dir("job-update-fault");
+    // No validation and no test split: every launch belongs to a training step or to preparing.
+    auto data = std::make_shared<TrainingData>(*small_data());
+    data->split.train.insert(data->split.train.end(), data->split.validation.begin(), data->split.validation.end());
+    data->split.validation.clear();
+    data->test = datasets::Dataset{};
+    const auto run_batches = [&](std::size_t batches) {
+        cl::arm_fault({cl::FaultPoint::enqueue, std::numeric_limits<std::uint64_t>::max(), CL_OUT_OF_RESOURCES});
+        Recorder run;
+        JobSetup setup = setup_of(small_project());
+        setup.data = data;
+        setup.batch_limit = batches;
+        run_to_end(run, std::move(setup));
+        REQUIRE(run.result);
+        return std::pair{cl::counted_calls(), run.result->weights};
+    };
+    const std::vector<io::NamedArray> one_batch_weights = run_batches(1).second;
+    const std::uint64_t three_batch_launches = run_batches(3).first;
+
+    // The last launch of the third batch updates its last parameter: the others have the step.
+    cl::arm_fault({cl::FaultPoint::enqueue, three_batch_launches, CL_OUT_OF_RESOURCES});
+    Recorder run;
+    JobSetup setup = setup_of(small_project());
+    setup.data = data;
+    setup.save_weights = dir.path() / "kept.h5";
+    run_to_end(run, std::move(setup));
+    REQUIRE(run.failure);
+    CHECK(run.failure->kind == FailureKind::device);
+    // Every batch is reported (interval 0): the copy taken after batch 1 was proven by batch 2's
+    // loss, the one after batch 2 was not yet proven when batch 3 failed.
+    CHECK_THAT(run.failure->message,
+               Catch::Contains("failed during training, after 2 batches of this run") &&
+                   Catch::EndsWith("; the weights as they were after 1 batch of this run, the last kept whole (the "
+                                   "failing batch had updated only part of them), are saved in " +
+                                   (dir.path() / "kept.h5").string()));
+    REQUIRE(run.failure->weights.size() == one_batch_weights.size());
+    const SavedWeights saved = read_saved_weights(dir.path() / "kept.h5");
+    const std::vector<io::NamedArray> from_file = weights_for_network(saved, small_project(), data->train.shape);
+    for (std::size_t i = 0; i < one_batch_weights.size(); ++i) {
+        INFO(one_batch_weights[i].name);
+        CHECK(run.failure->weights[i].values == one_batch_weights[i].values);
+        CHECK(from_file[i].values == one_batch_weights[i].values);
+    }
+}
+
 TEST_CASE("a buffer the device refuses while the network is built gives the memory estimate", "[job]") {
     struct Disarmed {
         ~Disarmed() { cl::disarm_fault(); }
