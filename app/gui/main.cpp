@@ -6,6 +6,7 @@
 #include <QStandardPaths>
 #include <QStyle>
 #include <QStyleHints>
+#include <cstdlib>
 
 #include "app/gui/dataset_download.h"
 #include "app/gui/dataset_loading.h"
@@ -92,5 +93,9 @@ int main(int argc, char** argv) {
     window.show();
     if (!warning.empty()) bps::app::show_startup_warning(&window, warning);
     window.offer_recovery();
-    return QApplication::exec();
+    const int status = QApplication::exec();
+    // A run the watchdog ended left its worker inside the driver: the driver's teardown at a
+    // normal exit would wait for it for good. Everything is saved by now.
+    if (training.left_a_stuck_worker()) std::_Exit(status);
+    return status;
 }

@@ -393,6 +393,7 @@ void TrainingController::finished(const session::JobResult& result) {
 }
 
 void TrainingController::failed(const session::JobFailure& failure) {
+    stuck_worker_ = stuck_worker_ || failure.worker_stuck;
     session::RunReceipt& receipt = record_.receipt;
     receipt.outcome = "failed";
     receipt.problem = failure.message;

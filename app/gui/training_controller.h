@@ -47,6 +47,8 @@ public:
     // A new run from a checkpoint file (File > Resume Training from Checkpoint…), by the same rule.
     bool resume_from(const std::filesystem::path& checkpoint);
     bool running() const;
+    // A run was ended by the watchdog, and its worker is still inside the driver.
+    bool left_a_stuck_worker() const { return stuck_worker_; }
     // The Devices tab's Clear Kernel Cache: the kernel cache and the drivers' caches beside it,
     // refused while a run uses them.
     void clear_kernel_caches();
@@ -99,6 +101,7 @@ private:
     std::filesystem::path shown_file_;      // the project file it belongs to
     session::RunRecord record_;
     bool active_ = false;
+    bool stuck_worker_ = false;
     bool stopping_ = false;
     bool paused_ = false;
     double position_ = 0;   // the latest report's, in epochs: where markers go
