@@ -135,6 +135,31 @@ void run_to_end(Recorder& recorder, JobSetup setup) {
     REQUIRE(recorder.wait_until([&] { return recorder.ended(); }));
     REQUIRE(job.wait_for(std::chrono::minutes(1)));
 }
+
+// The small data with no validation and no test split: every kernel a run launches belongs to a
+// training step or to preparing the run, so the launches of two and of three batches differ by
+// one step (what the fault tests aim at).
+std::shared_ptr<const TrainingData> training_only_data() {
+    auto data = std::make_shared<TrainingData>(*small_data());
+    data->split.train.insert(data->split.train.end(), data->split.validation.begin(), data->split.validation.end());
+    data->split.validation.clear();
+    data->test = datasets::Dataset{};
+    return data;
+}
+
+// A run of `batches` batches on `data` with a fault armed that never fires: the kernel launches
+// it made (counted from before the job started) and its weights.
+std::pair<std::uint64_t, std::vector<io::NamedArray>> counted_run(std::shared_ptr<const TrainingData> data,
+                                                                  std::size_t batches) {
+    cl::arm_fault({cl::FaultPoint::enqueue, std::numeric_limits<std::uint64_t>::max(), CL_OUT_OF_RESOURCES});
+    Recorder run;
+    JobSetup setup = setup_of(small_project());
+    setup.data = std::move(data);
+    setup.batch_limit = batches;
+    run_to_end(run, std::move(setup));
+    REQUIRE(run.result);
+    return {cl::counted_calls(), run.result->weights};
+}
 }  // namespace
 
 TEST_CASE("a job trains, validates each epoch, evaluates the test split and reports every stage", "[job]") {
@@ -766,22 +791,8 @@ TEST_CASE("a device fault part-way through training stops after the last complet
         ~Disarmed() { cl::disarm_fault(); }
     } disarmed;
     TempDir dir("job-device-fault");
-    // No validation and no test split: every kernel a run launches belongs to a training step or
-    // to preparing the run, so the launches of two and of three batches differ by one step.
-    auto data = std::make_shared<TrainingData>(*small_data());
-    data->split.train.insert(data->split.train.end(), data->split.validation.begin(), data->split.validation.end());
-    data->split.validation.clear();
-    data->test = datasets::Dataset{};
-    const auto run_batches = [&](std::size_t batches) {
-        cl::arm_fault({cl::FaultPoint::enqueue, std::numeric_limits<std::uint64_t>::max(), CL_OUT_OF_RESOURCES});
-        Recorder run;
-        JobSetup setup = setup_of(small_project());
-        setup.data = data;
-        setup.batch_limit = batches;
-        run_to_end(run, std::move(setup));
-        REQUIRE(run.result);
-        return std::pair{cl::counted_calls(), run.result->weights};
-    };
+    const std::shared_ptr<const TrainingData> data = training_only_data();
+    const auto run_batches = [&](std::size_t batches) { return counted_run(data, batches); };
     const auto [two_batch_launches, two_batch_weights] = run_batches(2);
     const auto [three_batch_launches, three_batch_weights] = run_batches(3);
     REQUIRE(three_batch_launches > two_batch_launches);
@@ -818,21 +829,8 @@ TEST_CASE("a device fault in the middle of a step's update keeps the last weight
         ~Disarmed() { cl::disarm_fault(); }
     } disarmed;
     TempDir dir("job-update-fault");
-    // No validation and no test split: every launch belongs to a training step or to preparing.
-    auto data = std::make_shared<TrainingData>(*small_data());
-    data->split.train.insert(data->split.train.end(), data->split.validation.begin(), data->split.validation.end());
-    data->split.validation.clear();
-    data->test = datasets::Dataset{};
-    const auto run_batches = [&](std::size_t batches) {
-        cl::arm_fault({cl::FaultPoint::enqueue, std::numeric_limits<std::uint64_t>::max(), CL_OUT_OF_RESOURCES});
-        Recorder run;
-        JobSetup setup = setup_of(small_project());
-        setup.data = data;
-        setup.batch_limit = batches;
-        run_to_end(run, std::move(setup));
-        REQUIRE(run.result);
-        return std::pair{cl::counted_calls(), run.result->weights};
-    };
+    const std::shared_ptr<const TrainingData> data = training_only_data();
+    const auto run_batches = [&](std::size_t batches) { return counted_run(data, batches); };
     const std::vector<io::NamedArray> one_batch_weights = run_batches(1).second;
     const std::uint64_t three_batch_launches = run_batches(3).first;
 
@@ -883,21 +881,10 @@ TEST_CASE("a device that stops finishing work ends the run through the watchdog,
     struct Released {
         ~Released() { cl::disarm_fault(); }  // also lets a launch still waiting run
     } released;
-    // No validation and no test split: every launch belongs to a training step or to preparing.
-    auto data = std::make_shared<TrainingData>(*small_data());
-    data->split.train.insert(data->split.train.end(), data->split.validation.begin(), data->split.validation.end());
-    data->split.validation.clear();
-    data->test = datasets::Dataset{};
+    const std::shared_ptr<const TrainingData> data = training_only_data();
     // A run of two batches first: it counts their launches and builds every kernel (CLBlast's
     // too), so the watched run's first steps take no compiling.
-    cl::arm_fault({cl::FaultPoint::enqueue, std::numeric_limits<std::uint64_t>::max(), CL_OUT_OF_RESOURCES});
-    Recorder counted;
-    JobSetup two = setup_of(small_project());
-    two.data = data;
-    two.batch_limit = 2;
-    run_to_end(counted, std::move(two));
-    REQUIRE(counted.result);
-    const std::uint64_t two_batch_launches = cl::counted_calls();
+    const std::uint64_t two_batch_launches = counted_run(data, 2).first;
 
     // The third batch's first kernel is enqueued but never runs, as a kernel that never ends.
     cl::arm_fault({cl::FaultPoint::hang, two_batch_launches + 1, cl::hang_status});
