@@ -7,6 +7,7 @@
 #include <fstream>
 #include <new>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "datasets/dataset.h"
@@ -16,14 +17,34 @@ namespace {
 
 constexpr std::size_t kInputChunk = std::size_t{1} << 16;
 constexpr std::size_t kOutputChunk = std::size_t{1} << 18;
+// Deflate never inflates one byte to more than 1032 (zlib's FAQ): what a gzip file can hold.
+constexpr std::uint64_t kMostInflatedPerByte = 1032;
+
+// The most bytes `file` can give, judged by its size on disk: its size when plain, 1032 times it
+// when gzip. `fallback` when the size is unknown (not a regular file) or the product overflows.
+std::uint64_t most_bytes_held(const std::filesystem::path& file, bool gzip, std::uint64_t fallback) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(file, error)) return fallback;
+    const std::uintmax_t size = std::filesystem::file_size(file, error);
+    if (error) return fallback;
+    if (!gzip) return size;
+    return size > fallback / kMostInflatedPerByte ? fallback : size * kMostInflatedPerByte;
+}
 
 // The output of a read: it never holds more than the limit + 1 bytes, and once the first
 // `header_bytes` have arrived the header may lower the limit (and the memory is reserved once).
 class BoundedOutput {
 public:
+    // `held` bounds what the file can hold (most_bytes_held): the memory reserved for a header's
+    // promise is never more, so a few damaged bytes cannot make us reserve gigabytes.
     BoundedOutput(const std::filesystem::path& file, std::uint64_t limit, bool inflated, std::size_t header_bytes,
-                  const HeaderLimit* limit_of)
-        : file_(file), limit_(limit), inflated_(inflated), header_bytes_(header_bytes), limit_of_(limit_of) {}
+                  const HeaderLimit* limit_of, std::uint64_t held)
+        : file_(file),
+          limit_(limit),
+          inflated_(inflated),
+          header_bytes_(header_bytes),
+          limit_of_(limit_of),
+          held_(held) {}
 
     // Grows the buffer by what the next read may add; returns where it goes, and its size.
     std::pair<std::uint8_t*, std::size_t> room() {
@@ -54,10 +75,11 @@ private:
         if (most >= limit_) return;
         limit_ = most;
         from_header_ = true;
+        const std::uint64_t wanted = std::min(limit_, held_);
         try {
-            bytes_.reserve(static_cast<std::size_t>(limit_) + 1);
+            bytes_.reserve(static_cast<std::size_t>(wanted) + 1);
         } catch (const std::bad_alloc&) {
-            throw DatasetError(file_, "needs " + std::to_string(limit_ >> 20) +
+            throw DatasetError(file_, "needs " + std::to_string(wanted >> 20) +
                                           " MiB of memory to read, more than this computer can give now");
         }
     }
@@ -75,6 +97,7 @@ private:
     bool inflated_;
     std::size_t header_bytes_;
     const HeaderLimit* limit_of_;
+    std::uint64_t held_;
     bool asked_ = false, from_header_ = false;
     std::vector<std::uint8_t> bytes_;
 };
@@ -170,7 +193,7 @@ std::vector<std::uint8_t> read_bounded(const std::filesystem::path& file, std::u
     stream.clear();
     stream.seekg(0);
     if (!stream) throw DatasetError(file, "cannot be read");
-    BoundedOutput out(file, limit, gzip, header_bytes, limit_of);
+    BoundedOutput out(file, limit, gzip, header_bytes, limit_of, most_bytes_held(file, gzip, limit));
     if (gzip)
         read_gzip(stream, file, out);
     else

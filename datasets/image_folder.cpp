@@ -11,6 +11,8 @@
 #include <optional>
 #include <system_error>
 
+#include "datasets/image_check.h"
+
 namespace bps::datasets {
 
 namespace {
@@ -91,6 +93,8 @@ std::optional<ImageFailure> decode_image(const std::filesystem::path& file, cons
                                          std::vector<float>& out) {
     std::vector<stbi_uc> bytes;
     if (auto failed = read_bytes(file, bytes)) return failed;
+    // Only PNG and JPEG reach stb, and only what its 2.27 decodes safely (image_check.h).
+    if (auto refusal = prepare_image_bytes(bytes)) return ImageFailure{*refusal, "cannot be decoded: " + *refusal};
     const auto length = static_cast<int>(bytes.size());
 
     const auto stb_failure = []() {

@@ -23,6 +23,7 @@ packages=(
   python3-h5py python3-numpy python3-pil python3-torch  # tests: exported weights and scripts, read independently
   xvfb xauth x11-utils desktop-file-utils appstream  # tests: the installed .deb, its studio window and metadata
   g++-mingw-w64-x86-64-posix                         # tests: the engine and CLI compile for Windows
+  clang-14 libclang-rt-14-dev llvm-14                # tests: libFuzzer, ASan and UBSan (tests/sanitize/ci.sh); llvm-symbolizer names lines
 )
 missing=()
 for package in "${packages[@]}"; do
@@ -52,3 +53,6 @@ trap 'rm -rf "$caches"' EXIT
 export BACKPROP_CACHE_DIR="$caches/backprop" POCL_CACHE_DIR="$caches/pocl"
 echo "== testing (caches in $caches)"
 ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" --timeout 600
+# Reached only when every test passed (set -e ends the script at a failing ctest): the readers
+# fuzzed and the engine and dataset tests under ASan + UBSan, in their own build (build-sanitize).
+"$project/tests/sanitize/ci.sh"

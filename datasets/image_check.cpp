@@ -1,0 +1,145 @@
+#include "datasets/image_check.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+
+namespace bps::datasets {
+
+namespace {
+
+constexpr std::array<std::uint8_t, 8> kPngSignature{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+constexpr std::size_t kMostHuffmanCodes = 256;  // one per byte value; stb's arrays hold no more
+
+bool starts_with(std::span<const std::uint8_t> bytes, std::span<const std::uint8_t> prefix) {
+    return bytes.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), bytes.begin());
+}
+
+// stb reads zeros past the end of the data; so do these checks, to see what stb will see.
+std::uint8_t byte_at(std::span<const std::uint8_t> bytes, std::size_t at) {
+    return at < bytes.size() ? bytes[at] : 0;
+}
+
+// Which of the 4 DC and 4 AC Huffman tables a JPEG has defined so far (DC table i at i, AC at 4 + i).
+using DefinedTables = std::array<bool, 8>;
+
+// A DHT segment's tables, from `begin` (after the length) to `end` (as its length says): each is
+// a class/index byte, 16 counts of codes per length, then that many symbols.
+std::optional<std::string> huffman_refusal(std::span<const std::uint8_t> bytes, std::size_t begin, std::size_t end,
+                                           DefinedTables& defined) {
+    for (std::size_t at = begin; at < end;) {
+        const std::uint8_t table = byte_at(bytes, at);
+        if ((table >> 4) <= 1 && (table & 15) <= 3)
+            defined[(table >> 4) * 4 + (table & 15)] = true;  // stb refuses others
+        std::size_t codes = 0;
+        for (std::size_t length = 1; length <= 16; ++length) codes += byte_at(bytes, at + length);
+        if (codes > kMostHuffmanCodes)
+            return "corrupt JPEG (a Huffman table of " + std::to_string(codes) + " codes; at most 256)";
+        at += 17 + codes;
+    }
+    return std::nullopt;
+}
+
+// A scan header (after its length): its components, each with its DC and AC table, then the
+// spectral selection. stb 2.27 decodes with a table that no DHT defined as if it were one, from
+// memory it never set (and trips an assertion on it), so a scan must use defined tables only:
+// baseline scans both of each component's; progressive ones the DC table in a first DC scan, the
+// AC table in an AC scan.
+std::optional<std::string> scan_refusal(std::span<const std::uint8_t> bytes, std::size_t at, bool progressive,
+                                        const DefinedTables& defined) {
+    const std::size_t components = byte_at(bytes, at);
+    const std::size_t spectral_start = byte_at(bytes, at + 1 + 2 * components);
+    const bool first_dc = (byte_at(bytes, at + 3 + 2 * components) >> 4) == 0;
+    const bool uses_dc = !progressive || (spectral_start == 0 && first_dc);
+    const bool uses_ac = !progressive || spectral_start > 0;
+    for (std::size_t i = 0; i < components; ++i) {
+        const std::uint8_t tables = byte_at(bytes, at + 2 + 2 * i);
+        const std::size_t dc = tables >> 4, ac = tables & 15;
+        if (dc > 3 || ac > 3) return std::nullopt;  // stb refuses the scan itself
+        if ((uses_dc && !defined[dc]) || (uses_ac && !defined[4 + ac]))
+            return std::string("corrupt JPEG (a scan uses a Huffman table that no DHT segment defines)");
+    }
+    return std::nullopt;
+}
+
+// Walks the JPEG's markers as stb does, and finds at least every marker stb finds: segments by
+// their length, bytes between segments up to the next FF, and after a scan's header its
+// entropy-coded data up to the next marker (FF followed by anything but 00, a restart or FF).
+std::optional<std::string> jpeg_refusal(std::span<const std::uint8_t> bytes) {
+    std::size_t at = 2;  // past the start-of-image marker
+    bool in_scan = false;
+    bool progressive = false;
+    DefinedTables defined{};
+    while (at + 1 < bytes.size()) {
+        const std::uint8_t next = bytes[at + 1];
+        if (in_scan) {
+            const bool restart = next >= 0xd0 && next <= 0xd7;
+            if (bytes[at] != 0xff || next == 0x00 || restart) {
+                at += bytes[at] == 0xff ? 2 : 1;
+                continue;
+            }
+            in_scan = false;
+        }
+        if (bytes[at] != 0xff) {  // stb scans past padding between segments to the next marker
+            ++at;
+            continue;
+        }
+        if (next == 0xff) {  // fill byte before a marker
+            ++at;
+            continue;
+        }
+        at += 2;
+        if (next == 0xd9) return std::nullopt;                                         // end of image
+        if (next == 0xd8 || next == 0x01 || (next >= 0xd0 && next <= 0xd7)) continue;  // no length
+        const std::size_t length = (std::size_t{byte_at(bytes, at)} << 8) | byte_at(bytes, at + 1);
+        if (length < 2) return std::nullopt;  // stb refuses the segment itself
+        if (next == 0xc4) {
+            if (auto refusal = huffman_refusal(bytes, at + 2, at + length, defined)) return refusal;
+        }
+        if (next == 0xc2) progressive = true;
+        if (next == 0xda) {
+            if (auto refusal = scan_refusal(bytes, at + 2, progressive, defined)) return refusal;
+        }
+        at += length;
+        in_scan = next == 0xda;
+    }
+    return std::nullopt;
+}
+
+// PNG chunks: a 4-byte big-endian length, a 4-byte type, the data, a 4-byte CRC (stb skips it).
+// Drops empty IDAT chunks; refuses an IDAT chunk longer than the rest of the file, for which stb
+// 2.27 grows its buffer (up to 2 GiB) before it finds the data missing.
+std::optional<std::string> png_refusal(std::vector<std::uint8_t>& bytes) {
+    constexpr std::size_t kChunkOverhead = 12;
+    constexpr std::array<std::uint8_t, 4> kData{'I', 'D', 'A', 'T'};
+    std::size_t at = kPngSignature.size();
+    while (at + kChunkOverhead <= bytes.size()) {
+        const std::size_t length = (std::size_t{bytes[at]} << 24) | (std::size_t{bytes[at + 1]} << 16) |
+                                   (std::size_t{bytes[at + 2]} << 8) | bytes[at + 3];
+        const auto chunk = bytes.begin() + static_cast<std::ptrdiff_t>(at);
+        if (length == 0 && std::equal(kData.begin(), kData.end(), chunk + 4)) {
+            bytes.erase(chunk, chunk + static_cast<std::ptrdiff_t>(kChunkOverhead));
+            continue;
+        }
+        if (length > bytes.size() - at - kChunkOverhead) {
+            // Only image data is gathered into a buffer; stb skips other chunks, or says itself
+            // what is wrong with them.
+            if (!std::equal(kData.begin(), kData.end(), chunk + 4)) return std::nullopt;
+            return "corrupt PNG (an image data chunk of " + std::to_string(length) + " bytes where the file has " +
+                   std::to_string(bytes.size() - at - kChunkOverhead) + " left)";
+        }
+        at += kChunkOverhead + length;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> prepare_image_bytes(std::vector<std::uint8_t>& bytes) {
+    if (starts_with(bytes, kPngSignature)) return png_refusal(bytes);
+    constexpr std::array<std::uint8_t, 3> jpeg_start{0xff, 0xd8, 0xff};
+    if (starts_with(bytes, jpeg_start)) return jpeg_refusal(bytes);
+    return "unknown image type";  // as stb says it; other formats are not what a learner's folder holds
+}
+
+}  // namespace bps::datasets
