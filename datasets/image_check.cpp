@@ -110,25 +110,27 @@ std::optional<std::string> jpeg_refusal(std::span<const std::uint8_t> bytes) {
 // Drops empty IDAT chunks; refuses an IDAT chunk longer than the rest of the file, for which stb
 // 2.27 grows its buffer (up to 2 GiB) before it finds the data missing.
 std::optional<std::string> png_refusal(std::vector<std::uint8_t>& bytes) {
-    constexpr std::size_t kChunkOverhead = 12;
+    constexpr std::size_t kHeader = 8, kCrc = 4;
     constexpr std::array<std::uint8_t, 4> kData{'I', 'D', 'A', 'T'};
     std::size_t at = kPngSignature.size();
-    while (at + kChunkOverhead <= bytes.size()) {
+    while (at + kHeader <= bytes.size()) {
         const std::size_t length = (std::size_t{bytes[at]} << 24) | (std::size_t{bytes[at + 1]} << 16) |
                                    (std::size_t{bytes[at + 2]} << 8) | bytes[at + 3];
         const auto chunk = bytes.begin() + static_cast<std::ptrdiff_t>(at);
-        if (length == 0 && std::equal(kData.begin(), kData.end(), chunk + 4)) {
-            bytes.erase(chunk, chunk + static_cast<std::ptrdiff_t>(kChunkOverhead));
+        const bool image_data = std::equal(kData.begin(), kData.end(), chunk + 4);
+        const std::size_t left = bytes.size() - at - kHeader;
+        if (length == 0 && image_data) {  // also one whose CRC the file cuts short
+            bytes.erase(chunk, chunk + static_cast<std::ptrdiff_t>(std::min(kHeader + kCrc, kHeader + left)));
             continue;
         }
-        if (length > bytes.size() - at - kChunkOverhead) {
+        if (length > left) {
             // Only image data is gathered into a buffer; stb skips other chunks, or says itself
             // what is wrong with them.
-            if (!std::equal(kData.begin(), kData.end(), chunk + 4)) return std::nullopt;
+            if (!image_data) return std::nullopt;
             return "corrupt PNG (an image data chunk of " + std::to_string(length) + " bytes where the file has " +
-                   std::to_string(bytes.size() - at - kChunkOverhead) + " left)";
+                   std::to_string(left) + " left)";
         }
-        at += kChunkOverhead + length;
+        at += kHeader + length + kCrc;
     }
     return std::nullopt;
 }

@@ -63,6 +63,12 @@ TEST_CASE("a PNG's empty IDAT chunks are dropped and nothing else changes", "[im
     REQUIRE(with_empty.size() == png.size() + 12);
     REQUIRE_FALSE(datasets::prepare_image_bytes(with_empty));
     CHECK(with_empty == png);
+
+    // Found by fuzzing in CI: an empty IDAT at the end whose CRC the file cuts short is dropped too.
+    Bytes cut_short(png.begin(), png.begin() + 8 + 25);
+    append(cut_short, {0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x00, 0x82});
+    REQUIRE_FALSE(datasets::prepare_image_bytes(cut_short));
+    CHECK(cut_short == Bytes(png.begin(), png.begin() + 8 + 25));
 }
 
 TEST_CASE("a PNG image data chunk longer than the rest of the file is refused before stb sees it", "[image_folder]") {
@@ -74,7 +80,7 @@ TEST_CASE("a PNG image data chunk longer than the rest of the file is refused be
     Bytes long_chunk(png.begin(), png.begin() + 8 + 25);  // signature and IHDR
     append(long_chunk, {0x7f, 0xff, 0xff, 0xf0, 'I', 'D', 'A', 'T', 1, 2, 3, 4, 5, 6, 7, 8});
     CHECK(datasets::prepare_image_bytes(long_chunk) ==
-          "corrupt PNG (an image data chunk of 2147483632 bytes where the file has 4 left)");
+          "corrupt PNG (an image data chunk of 2147483632 bytes where the file has 8 left)");
     // A file cut short in its image data is refused the same way.
     Bytes cut(png.begin(), png.end() - 20);
     CHECK_THAT(datasets::prepare_image_bytes(cut).value_or(""),
