@@ -47,7 +47,6 @@ void Watchdog::watch() {
         const std::chrono::milliseconds bound = beaten_ ? limit_ : first_limit_;
         const std::chrono::nanoseconds since(now_ns() - last_beat_ns_.load(std::memory_order_relaxed));
         if (!held_ && since >= bound) {
-            fired_ = true;
             lock.unlock();
             overdue_(std::chrono::duration_cast<std::chrono::milliseconds>(since), progress_.load());
             return;

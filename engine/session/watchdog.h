@@ -38,8 +38,6 @@ public:
     // The worker: working again after hold(); the bound counts from now.
     void go_on() noexcept;
 
-    bool fired() const noexcept { return fired_; }
-
 private:
     void watch();
     static std::int64_t now_ns() noexcept;
@@ -50,7 +48,6 @@ private:
     std::atomic<std::size_t> progress_{0};
     std::atomic<bool> beaten_{false};
     std::atomic<bool> held_{false};
-    std::atomic<bool> fired_{false};
     std::mutex mutex_;
     std::condition_variable stop_changed_;
     bool stop_ = false;
