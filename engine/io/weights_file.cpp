@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/io/atomic_file.h"
+#include "engine/io/hdf5_heap_check.h"
 #include "engine/io/hdf5_support.h"
 
 namespace bps::io {
@@ -167,6 +168,9 @@ Handle open_file(const std::filesystem::path& file) {
     const htri_t is_hdf5 = H5Fis_hdf5(file.string().c_str());
 #endif
     if (is_hdf5 <= 0) throw WeightsFileError(file, std::string("not an HDF5 file; ") + kWrittenBy);
+    if (const std::optional<std::string> damage = hdf5::global_heap_damage(file)) {
+        throw WeightsFileError(file, "cannot be read: " + *damage + "; " + hdf5::damaged);
+    }
     Handle hdf5_file(H5Fopen(file.string().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     if (!hdf5_file.valid()) throw WeightsFileError(file, std::string("cannot be read: ") + hdf5::damaged);
     return hdf5_file;

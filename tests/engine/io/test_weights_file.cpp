@@ -511,6 +511,42 @@ TEST_CASE("files that are not readable weights get a message saying why", "[weig
                                      Catch::Contains("declares dims 40000x40000 (1600000000 values) but stores only 0 "
                                                      "bytes: the file is damaged"));
     }
+    SECTION("a global heap with an object of size 0, or one past its end, is refused, not read forever") {
+        // HDF5 1.10.8 adds each object's size to its cursor while it decodes a global heap
+        // collection (where the layer names live), so an object of size 0 held it in a loop for
+        // good; found by fuzzing. The free space after the last object is the one to damage.
+        const auto good = folder.path() / "good.h5";
+        io::save_weights_file(good, sample_file());
+        const std::string bytes = read_bytes(good);
+        const std::size_t heap = bytes.find("GCOL");
+        REQUIRE(heap != std::string::npos);
+        const auto u64 = [&](std::size_t at) {
+            std::uint64_t value = 0;
+            for (int i = 7; i >= 0; --i) value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
+            return value;
+        };
+        std::size_t object = heap + 16;
+        while (static_cast<unsigned char>(bytes[object]) != 0 || bytes[object + 1] != 0) {
+            object += 16 + static_cast<std::size_t>((u64(object + 8) + 7) / 8 * 8);
+            REQUIRE(object + 16 <= heap + u64(heap + 8));
+        }
+        const auto damaged_copy = [&](const std::string& name, std::size_t at, std::uint64_t size) {
+            std::string copy = bytes;
+            for (int i = 0; i < 8; ++i) copy[at + 8 + i] = static_cast<char>((size >> (8 * i)) & 0xff);
+            const auto file = folder.path() / name;
+            write_bytes(file, copy);
+            return file;
+        };
+        const std::string tail = "; the file is damaged or incomplete (was a save or a copy cut short?)";
+        const auto empty = damaged_copy("empty-object.h5", object, 0);
+        CHECK(read(empty) == empty.string() + ": cannot be read: its global heap at byte " + std::to_string(heap) +
+                                 " holds an object of size 0 at byte " + std::to_string(object) + tail);
+        const auto long_object = damaged_copy("long-object.h5", heap + 16, u64(heap + 8));
+        CHECK(read(long_object) == long_object.string() + ": cannot be read: its global heap at byte " +
+                                       std::to_string(heap) + " holds an object at byte " + std::to_string(heap + 16) +
+                                       " that runs past its end" + tail);
+        CHECK(io::read_weights_file(good).layers.size() == sample_file().layers.size());
+    }
     SECTION("a format-1 dataset that is not float32") {
         const auto file = folder.path() / "doubles.h5";
         write_format1_file(file, true, 1, H5T_IEEE_F64LE);
