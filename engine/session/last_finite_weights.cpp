@@ -1,5 +1,7 @@
 #include "engine/session/last_finite_weights.h"
 
+#include <utility>
+
 #include "engine/io/network_weights.h"
 
 namespace bps::session {
@@ -22,10 +24,15 @@ void write_back(ops::Runtime& runtime, const std::vector<model::ParameterView>& 
 }  // namespace
 
 void LastFiniteWeights::keep_now(ops::Runtime& runtime, const model::Network& network, std::size_t batches) {
-    kept_.weights = read_now(runtime, network.parameters());
-    kept_.state = read_now(runtime, network.optimizer_state());
-    kept_.updates = network.updates();
-    kept_.batches = batches;
+    Snapshot now;
+    now.weights = read_now(runtime, network.parameters());
+    now.state = read_now(runtime, network.optimizer_state());
+    now.updates = network.updates();
+    now.batches = batches;
+    {
+        std::lock_guard lock(kept_mutex_);
+        kept_ = std::move(now);
+    }
     pending_ = false;
     last_snapshot_ = Clock::now();
 }
@@ -63,11 +70,22 @@ void LastFiniteWeights::confirm(std::size_t batches) {
             into[i].values.assign(values.begin(), values.end());
         }
     };
-    take(pending_weights_, kept_.weights);
-    take(pending_state_, kept_.state);
-    kept_.updates = pending_updates_;
-    kept_.batches = pending_batches_;
+    // The reads are waited for outside the lock, so copy() never waits on the device; the
+    // snapshot replaced becomes the spare, whose memory the next one reuses.
+    take(pending_weights_, spare_.weights);
+    take(pending_state_, spare_.state);
+    spare_.updates = pending_updates_;
+    spare_.batches = pending_batches_;
+    {
+        std::lock_guard lock(kept_mutex_);
+        std::swap(kept_, spare_);
+    }
     pending_ = false;
+}
+
+KeptWeights LastFiniteWeights::copy() const {
+    std::lock_guard lock(kept_mutex_);
+    return {kept_.weights, kept_.batches};
 }
 
 void LastFiniteWeights::restore(ops::Runtime& runtime, model::Network& network) {

@@ -7,6 +7,7 @@
 // it). The run then always holds a copy known to be good, at most two snapshots old.
 #include <chrono>
 #include <cstddef>
+#include <mutex>
 #include <vector>
 
 #include "engine/io/weights_file.h"
@@ -15,6 +16,12 @@
 #include "engine/ops/runtime.h"
 
 namespace bps::session {
+
+// The parameters kept, and after how many batches of the run they were taken.
+struct KeptWeights {
+    std::vector<io::NamedArray> weights;
+    std::size_t batches = 0;
+};
 
 class LastFiniteWeights {
 public:
@@ -44,6 +51,10 @@ public:
     const std::vector<io::NamedArray>& weights() const noexcept { return kept_.weights; }
     std::size_t batches() const noexcept { return kept_.batches; }
 
+    // A copy of the kept parameters, from any thread: the watchdog saves them while the worker
+    // waits inside a driver that stopped answering. Never waits on the device.
+    KeptWeights copy() const;
+
 private:
     struct Snapshot {
         std::vector<io::NamedArray> weights, state;
@@ -55,7 +66,10 @@ private:
         ops::AsyncRead read;
     };
     std::chrono::milliseconds interval_;
+    // Guards kept_ against copy() on another thread; held only while host memory is copied.
+    mutable std::mutex kept_mutex_;
     Snapshot kept_;
+    Snapshot spare_;
     std::vector<PendingRead> pending_weights_, pending_state_;
     int pending_updates_ = 0;
     std::size_t pending_batches_ = 0;

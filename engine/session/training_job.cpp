@@ -80,6 +80,8 @@ struct TrainingJob::State {
     RunControl control;
     // The job object is gone, or the watchdog ended the job: send nothing more.
     std::atomic<bool> detached = false;
+    // The watchdog ended the job and saved what it could: a worker let go on later saves nothing.
+    std::atomic<bool> ended_by_watchdog = false;
     // Events come one at a time: from the worker, and once from the watchdog's thread.
     mutable std::mutex events_mutex;
     mutable std::mutex mutex;
@@ -117,7 +119,7 @@ struct TrainingJob::State {
         guarded.note = [this](const std::string& note) { send(events.note, note); };
         return guarded;
     }
-    void device_hung(std::chrono::milliseconds quiet, std::size_t batches);
+    void device_hung(std::chrono::milliseconds quiet, std::size_t batches, KeptWeights kept);
     void stage(Stage stage, std::string activity = {}, std::size_t done = 0, std::size_t total = 0) const {
         send(events.stage, StageReport{stage, std::move(activity), done, total});
     }
@@ -131,6 +133,8 @@ struct TrainingJob::State {
     JobFailure failure_of(std::exception_ptr error) const;
     std::string device_failure_message(const cl::ClError& error) const;
     void keep_weights(JobFailure& failure) const noexcept;
+    void save_failure_weights(JobFailure& failure, std::vector<io::NamedArray> weights,
+                              std::optional<std::size_t> kept_after_batches, const char* which) const noexcept;
     std::string out_of_memory_message(const std::string& error) const;
 };
 
@@ -262,7 +266,9 @@ std::string TrainingJob::State::device_failure_message(const cl::ClError& error)
 // The watchdog's end of a job whose device stopped finishing work: on the watchdog's thread,
 // while the worker waits inside the driver. The failure goes out at once and ends the job; the
 // worker, should the device ever answer again, stops at its next batch and sends nothing more.
-void TrainingJob::State::device_hung(std::chrono::milliseconds quiet, std::size_t batches) {
+void TrainingJob::State::device_hung(std::chrono::milliseconds quiet, std::size_t batches, KeptWeights kept) {
+    // First, so that a worker the device lets go on at this moment saves nothing over what this saves.
+    ended_by_watchdog = true;
     control.stop();
     const std::string device = device_name.empty() ? std::string("the device") : "the device '" + device_name + "'";
     JobFailure hung;
@@ -277,6 +283,10 @@ void TrainingJob::State::device_hung(std::chrono::milliseconds quiet, std::size_
         hung.message += "; " + cpu_offer + " can train instead: choose it with --device or in the Train panel";
     else
         hung.message += "; restart the program and update the device's driver if it happens again";
+    // The device cannot give its weights back any more: the last copy kept on the host is saved.
+    // `setup` and `kept_card` are settled before training begins, so this thread may read them.
+    if (!kept.weights.empty())
+        save_failure_weights(hung, std::move(kept.weights), kept.batches, "the last copied from the device");
     {
         std::lock_guard lock(events_mutex);
         if (detached) return;
@@ -324,9 +334,20 @@ std::string TrainingJob::State::out_of_memory_message(const std::string& error) 
 void TrainingJob::State::keep_weights(JobFailure& failure) const noexcept {
     failure.epochs_completed = result.epochs_completed;
     if (!result.training_began || result.weights.empty()) return;
-    failure.weights = result.weights;
-    if (setup.save_weights.empty()) return;
+    const char* which = failure.kind == FailureKind::diverged
+                            ? "the last known to be finite"
+                            : "the last kept whole (the failing batch had updated only part of them)";
+    save_failure_weights(failure, result.weights, result.kept_after_batches, which);
+}
+
+// `weights` become the failure's, and are saved where the run saves its weights, the message
+// saying after how many batches they were taken (`kept_after_batches`) and what they are.
+void TrainingJob::State::save_failure_weights(JobFailure& failure, std::vector<io::NamedArray> weights,
+                                              std::optional<std::size_t> kept_after_batches,
+                                              const char* which) const noexcept {
     try {
+        failure.weights = std::move(weights);
+        if (setup.save_weights.empty()) return;
         ModelCard card;
         card.project = setup.project.name.empty() ? setup.source : setup.project.name;
         card.shape = kept_card.shape;
@@ -334,14 +355,10 @@ void TrainingJob::State::keep_weights(JobFailure& failure) const noexcept {
         card.normalization = kept_card.normalization;
         save_trained_weights(setup.save_weights, setup.project, card, failure.weights);
         failure.saved_to = setup.save_weights;
-        if (result.kept_after_batches) {
-            const std::size_t batches = *result.kept_after_batches;
+        if (kept_after_batches) {
+            const std::size_t batches = *kept_after_batches;
             failure.message += "; the weights as they were after " + std::to_string(batches) +
-                               (batches == 1 ? " batch" : " batches") + " of this run, " +
-                               (failure.kind == FailureKind::diverged
-                                    ? "the last known to be finite"
-                                    : "the last kept whole (the failing batch had updated only part of them)") +
-                               ", are saved in ";
+                               (batches == 1 ? " batch" : " batches") + " of this run, " + which + ", are saved in ";
         } else {
             failure.message += "; the weights as they were after the last completed batch are saved in ";
         }
@@ -542,7 +559,10 @@ void TrainingJob::State::work() {
     const JobEvents run_events = guarded_events();
     TrainingRun run{runtime, project, *data, control, run_events, detached, setup.report_interval, {}};
     run.watchdog_limit = setup.watchdog_limit;
-    run.hung = [this](std::chrono::milliseconds quiet, std::size_t batches) { device_hung(quiet, batches); };
+    run.hung = [this](std::chrono::milliseconds quiet, std::size_t batches, KeptWeights kept) {
+        device_hung(quiet, batches, std::move(kept));
+    };
+    run.ended_by_watchdog = &ended_by_watchdog;
     if (weights) run.starting_weights = weights_for_network(*weights, project, data->train.shape);
     run.on_divergence = setup.on_divergence;
     if (resumed) {
@@ -562,6 +582,7 @@ void TrainingJob::State::work() {
     kept_card.normalization = data->normalization;
     run.train(result);
     result.class_names = data->train.class_names;
+    if (ended_by_watchdog) return;  // its failure went out, with the weights it could save
 
     // A run paused by a divergence and stopped has gone back to its last finite weights: saved too.
     if (!setup.save_weights.empty() && result.training_began) {

@@ -100,7 +100,12 @@ void TrainingRun::train(JobResult& result) {
 
     // The first step may compile what the driver builds lazily: it gets ten times the bound.
     std::optional<Watchdog> watchdog;
-    if (watchdog_limit.count() > 0 && hung) watchdog.emplace(watchdog_limit, watchdog_limit * 10, hung);
+    // `kept` outlives the watchdog, whose end waits for a call in progress.
+    if (watchdog_limit.count() > 0 && hung) {
+        watchdog.emplace(
+            watchdog_limit, watchdog_limit * 10,
+            [this, &kept](std::chrono::milliseconds quiet, std::size_t batches) { hung(quiet, batches, kept.copy()); });
+    }
 
     result.training_began = true;
     const Clock::time_point started = Clock::now();
@@ -210,7 +215,7 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
             if (!control.before_batch(paused_stage)) {
                 result.stopped = true;
                 // Nothing trained is lost: the checkpoint says where to go on.
-                if (!checkpoint.empty())
+                if (!checkpoint.empty() && !(ended_by_watchdog && *ended_by_watchdog))
                     write_checkpoint(
                         network,
                         CheckpointPosition{epoch, done - 1, network.updates(), control.learning_rate(project_rate)},

@@ -15,6 +15,7 @@
 #include "engine/model/network.h"
 #include "engine/ops/runtime.h"
 #include "engine/session/checkpoint.h"
+#include "engine/session/last_finite_weights.h"
 #include "engine/session/run_control.h"
 #include "engine/session/saved_weights.h"
 #include "engine/session/training_data.h"
@@ -23,7 +24,6 @@
 namespace bps::session {
 
 class DeviceTrainingSet;
-class LastFiniteWeights;
 class Watchdog;
 
 struct TrainingRun {
@@ -46,9 +46,13 @@ struct TrainingRun {
     std::optional<std::size_t> batch_limit{};  // JobSetup::batch_limit
     JobSetup::DataPlacement data_placement = JobSetup::DataPlacement::automatic;
     // From the first batch on, a device that finishes nothing for this long is reported through
-    // `hung` (on the watchdog's thread, with the batches trained so far); zero: no watchdog.
+    // `hung` (on the watchdog's thread, with the batches trained so far and the last weights
+    // kept on the host, which the hung device can no longer give back); zero: no watchdog.
     std::chrono::milliseconds watchdog_limit{0};
-    std::function<void(std::chrono::milliseconds, std::size_t)> hung{};
+    std::function<void(std::chrono::milliseconds, std::size_t, KeptWeights)> hung{};
+    // Set once `hung` has ended the job: a worker the device lets go on afterwards writes no
+    // checkpoint, so the files stay what the job's failure said (nullptr: never).
+    const std::atomic<bool>* ended_by_watchdog = nullptr;
 
     // Trains to the end or to a stop; fills the result's training fields and weights. When the
     // device fails part-way, the result keeps the weights it could still read back, and the

@@ -211,19 +211,35 @@ TEST_CASE("a diverging run stops with advice, exits 1 and keeps its last finite 
     CHECK_THAT(predicted.output, !Catch::Contains("nan"));
 }
 
-TEST_CASE("a kernel that never ends is ended by the watchdog with a message, and the process exits",
-          "[cli][reliability]") {
+TEST_CASE(
+    "a kernel that never ends is ended by the watchdog with a message and the last weights copied, and the "
+    "process exits",
+    "[cli][reliability]") {
     TempDir dir("cli-watchdog");
     const std::filesystem::path project = changed_project(dir, [](nlohmann::json&) {});
+    const std::filesystem::path weights = dir.path() / "kept.h5";
     // The 60th kernel launch waits forever, well after the first step (which compiles); the
     // watchdog's bound is 2 s instead of 60. Before the watchdog this run never ended.
-    const ProcessResult run = run_command(
-        "BACKPROP_WATCHDOG_SECONDS=2 BACKPROP_INJECT_FAULT=hang:60 " + backprop("train " + quote(project)), 120);
+    const ProcessResult run = run_command("BACKPROP_WATCHDOG_SECONDS=2 BACKPROP_INJECT_FAULT=hang:60 " +
+                                              backprop("train " + quote(project) + " --save-weights " + quote(weights)),
+                                          120);
     INFO(run.output);
     CHECK(run.exit_code == 1);
-    CHECK_THAT(run.output, Catch::Contains("backprop train: error: the device '") &&
-                               Catch::Contains("' stopped responding during training: it finished no work for ") &&
-                               Catch::Contains("so the run was ended; "));
+    CHECK_THAT(run.output,
+               Catch::Contains("backprop train: error: the device '") &&
+                   Catch::Contains("' stopped responding during training: it finished no work for ") &&
+                   Catch::Contains("so the run was ended; ") &&
+                   Catch::Contains(" of this run, the last copied from the device, are saved in " + weights.string()));
+    // The process ends at once, without waiting for the device: the file was whole before.
+    const ProcessResult arrays = run_command(
+        "/usr/bin/python3 -c \"import h5py, numpy, sys; f = h5py.File(sys.argv[1], 'r'); arrays = []; "
+        "f.visititems(lambda name, item: arrays.append(item[()]) if isinstance(item, h5py.Dataset) and "
+        "item.dtype.kind == 'f' else None); print(len(arrays), all(numpy.isfinite(a).all() for a in arrays))\" " +
+        quote(weights));
+    INFO(arrays.output);
+    CHECK(arrays.exit_code == 0);
+    CHECK_THAT(arrays.output, Catch::EndsWith(" True\n"));
+    CHECK_FALSE(Catch::StartsWith("0 ").match(arrays.output));
 
     const ProcessResult refused = run_command("BACKPROP_WATCHDOG_SECONDS=soon " + backprop("train " + quote(project)));
     CHECK(refused.exit_code == 1);

@@ -876,8 +876,11 @@ TEST_CASE("a buffer the device refuses while the network is built gives the memo
     CHECK_FALSE(run.result);
 }
 
-TEST_CASE("a device that stops finishing work ends the run through the watchdog, and the worker then stays silent",
-          "[job]") {
+TEST_CASE(
+    "a device that stops finishing work ends the run through the watchdog, which saves the last weights "
+    "copied from it, and the worker then stays silent",
+    "[job]") {
+    const test::TempDir dir("watchdog-weights");
     struct Released {
         ~Released() { cl::disarm_fault(); }  // also lets a launch still waiting run
     } released;
@@ -892,6 +895,7 @@ TEST_CASE("a device that stops finishing work ends the run through the watchdog,
     JobSetup setup = setup_of(small_project());
     setup.data = data;
     setup.watchdog_limit = std::chrono::seconds(2);
+    setup.save_weights = dir.path() / "hung.h5";
     TrainingJob job(std::move(setup), run.events());
     INFO("the watchdog never ended the run");
     REQUIRE(run.wait_until([&] { return run.ended(); }));
@@ -915,4 +919,30 @@ TEST_CASE("a device that stops finishing work ends the run through the watchdog,
     std::lock_guard lock(run.mutex);
     CHECK(run.stages.back().stage == Stage::failed);
     CHECK_FALSE(run.result);
+
+    // The hung device cannot give its weights back: the last copy the run kept on the host is
+    // saved, and it is exactly the weights of a run of the batches the message names.
+    const std::smatch kept = [&] {
+        static const std::regex pattern(
+            "; the weights as they were after ([0-9]+) batch(es)? of this run, the last copied from the device, "
+            "are saved in (.*)$");
+        std::smatch match;
+        REQUIRE(std::regex_search(run.failure->message, match, pattern));
+        return match;
+    }();
+    const std::size_t kept_batches = std::stoul(kept[1].str());
+    CHECK(kept[3].str() == (dir.path() / "hung.h5").string());
+    REQUIRE(run.failure->saved_to == dir.path() / "hung.h5");
+    CHECK(kept_batches >= 1);
+    CHECK(kept_batches <= 2);
+    const std::vector<io::NamedArray> expected = counted_run(data, kept_batches).second;
+    const std::vector<io::NamedArray> from_file =
+        weights_for_network(read_saved_weights(dir.path() / "hung.h5"), small_project(), data->train.shape);
+    REQUIRE(run.failure->weights.size() == expected.size());
+    REQUIRE(from_file.size() == expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        INFO(expected[i].name);
+        CHECK(run.failure->weights[i].values == expected[i].values);
+        CHECK(from_file[i].values == expected[i].values);
+    }
 }
