@@ -26,6 +26,9 @@ StartupFacts gather_startup_facts(std::string& warning) {
         } catch (const std::exception& error) {  // BACKPROP_DEVICE names none, or every device is skipped
             facts.default_device = device::default_device_index(facts.devices);
             warning = request.empty() ? std::string(error.what()) : std::string("BACKPROP_DEVICE: ") + error.what();
+            // The engine's words name the CLI's way back; the studio has its own.
+            if (std::string(error.what()).find(" is skipped: ") != std::string::npos)
+                warning += " (or select it on the Devices tab and press Use Again)";
         }
     }
     if (!facts.device_problem.empty()) warning = facts.device_problem;

@@ -60,6 +60,7 @@ TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::
     connect(runner_, &TrainingRunner::failed, this, &TrainingController::failed);
     connect(window_->device_panel(), &ui::DevicePanel::clearCacheRequested, this,
             &TrainingController::clear_kernel_caches);
+    connect(window_->device_panel(), &ui::DevicePanel::enableDeviceRequested, this, &TrainingController::enable_device);
     connect(runner_, &TrainingRunner::noted, this, [this](const QString& note) {
         window_->statusBar()->showMessage(tr("Note: %1").arg(note), status_message_ms);
     });
@@ -114,6 +115,27 @@ void TrainingController::clear_kernel_caches() {
     } catch (const std::exception& error) {
         panel->show_cache_status(tr("The kernel cache could not be cleared: %1").arg(text_of(error.what())));
     }
+}
+
+void TrainingController::enable_device(int device_index) {
+    ui::DevicePanel* panel = window_->device_panel();
+    if (device_index < 0) return;
+    const std::optional<device::DeviceDescription> device =
+        panel->device_with_index(static_cast<std::size_t>(device_index));
+    if (!device) return;
+    const QString name = text_of(device->name);
+    try {
+        // Not skipped any more on disk (another window, or `backprop devices --enable`): the same.
+        device::enable_device(*device);
+    } catch (const std::exception& error) {
+        panel->show_cache_status(tr("%1 could not be enabled: %2").arg(name, text_of(error.what())));
+        return;
+    }
+    panel->mark_enabled(device->index);
+    window_->train_panel()->mark_device_enabled(device->index);
+    panel->show_cache_status(
+        tr("%1 is used again. If the program dies again while building kernels for it, it is skipped again.")
+            .arg(name));
 }
 
 std::filesystem::path TrainingController::runs_folder() const {

@@ -52,6 +52,8 @@ public:
     // The Devices tab's Clear Kernel Cache: the kernel cache and the drivers' caches beside it,
     // refused while a run uses them.
     void clear_kernel_caches();
+    // The Devices tab's Use Again: the skipped device with this index is used again.
+    void enable_device(int device_index);
     TrainingRunner* runner() const { return runner_; }
     // The folder the current project's runs are kept in.
     std::filesystem::path runs_folder() const;

@@ -62,6 +62,10 @@ void point_driver_caches_beside_ours();
 // for the learner: "removed 12 cached programs from FOLDER", "emptied PoCL's cache in FOLDER".
 std::vector<std::string> clear_kernel_caches();
 
+// Uses a device skipped by the start-up crash guard again (what `backprop devices --enable` and
+// the studio's Devices tab do); false when it was not skipped.
+bool enable_device(const DeviceDescription& device);
+
 // Discrete GPU, then integrated GPU, then accelerator, then CPU; within a kind the most
 // compute units; skipped devices last. Throws NoDeviceError for an empty list.
 std::size_t default_device_index(const std::vector<DeviceDescription>& devices);

@@ -2,6 +2,7 @@
 // layer never hold a driver handle.
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
+#include "engine/cl/device_use_mark.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/device/device_description.h"
 #include "engine/session/number_text.h"
@@ -29,6 +30,10 @@ std::vector<std::string> clear_kernel_caches() {
         if (cl::clear_driver_caches({driver}) > 0)
             lines.push_back("emptied " + driver.driver + "'s cache in " + driver.folder.string());
     return lines;
+}
+
+bool enable_device(const DeviceDescription& device) {
+    return cl::enable_device(cl::cache_root(), device);
 }
 
 }  // namespace bps::device

@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -14,6 +15,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -23,7 +25,9 @@
 #include "app/gui/training_controller.h"
 #include "app/gui/training_runner.h"
 #include "datasets/catalogue.h"
+#include "engine/cl/device_use_mark.h"
 #include "engine/cl/kernel_cache.h"
+#include "engine/device/device_description.h"
 #include "engine/session/build_info.h"
 #include "engine/session/run_record.h"
 #include "engine/session/saved_weights.h"
@@ -54,8 +58,10 @@ class TrainingDashboardTest : public QObject {
     std::filesystem::path images() const { return std::filesystem::path(shared_.filePath("halves").toStdString()); }
     std::filesystem::path here(const char* name) const { return folder_->filePath(name).toStdString(); }
 
-    std::unique_ptr<ui::MainWindow> make_window() {
+    std::unique_ptr<ui::MainWindow> make_window(std::vector<device::DeviceDescription> devices = {}) {
         ui::StartupFacts facts;
+        if (!devices.empty()) facts.default_device = device::default_device_index(devices);
+        facts.devices = std::move(devices);
         facts.dataset_catalogue = datasets::catalogue();
         facts.data_root = here("data");
         facts.recovery_folder = here("recovery");
@@ -447,6 +453,64 @@ private slots:
                  QString("Stop the training run first: it is using the cached kernels."));
         press(panel()->stop_button());
         wait_for_end(ended);
+    }
+
+    // A device the start-up crash guard skips is marked on the Devices tab and in the Train panel;
+    // Use Again takes it back, on disk too, as `backprop devices --enable` does.
+    void aSkippedDeviceIsShownAndUseAgainEnablesIt() {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        const QByteArray suite_root = qgetenv("BACKPROP_CACHE_DIR");
+        qputenv("BACKPROP_CACHE_DIR", root.path().toUtf8());
+        struct Restore {
+            QByteArray value;
+            ~Restore() { qputenv("BACKPROP_CACHE_DIR", value); }
+        } restore{suite_root};
+        std::vector<device::DeviceDescription> devices = device::list_devices();
+        QVERIFY(!devices.empty());
+        // Two processes that died while building for it (ids no process has), as a crashing
+        // compiler leaves them: the second recovery skips the device.
+        for (std::uint64_t dead : {2147483000ULL, 2147483001ULL}) {
+            const std::filesystem::path mark =
+                cl::DeviceUseMark::mark_path(root.path().toStdString(), devices[0], dead);
+            std::filesystem::create_directories(mark.parent_path());
+            std::ofstream(mark) << "building: in use by process " << dead << "\n";
+            const cl::DeviceUseMark recovered(root.path().toStdString(), devices[0]);
+        }
+        devices = device::list_devices();
+        QVERIFY2(!devices[0].skipped.empty(), "the crash guard did not skip the device");
+
+        auto window = make_window(devices);
+        app::TrainingController controller(window.get(), here("unsaved-runs"));
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        ui::DevicePanel* panel = window->device_panel();
+        for (QTabWidget* tabs : window->findChildren<QTabWidget*>())
+            if (tabs->indexOf(panel) >= 0) tabs->setCurrentWidget(panel);
+        QAbstractItemModel* model = panel->table()->model();
+        const auto marker = [&] { return model->index(0, 0).data().toString(); };
+        const auto train_entry = [&] {
+            QComboBox* box = window->train_panel()->device_box();
+            for (int i = 0; i < box->count(); ++i)
+                if (box->itemData(i).toString() == QString::number(devices[0].index)) return box->itemText(i);
+            return QString();
+        };
+        QCOMPARE(marker(), QString("skipped"));
+        QVERIFY2(model->index(0, 1).data(Qt::ToolTipRole).toString().contains("backprop devices --enable"),
+                 qPrintable(model->index(0, 1).data(Qt::ToolTipRole).toString()));
+        QVERIFY2(train_entry().endsWith(" (skipped)"), qPrintable(train_entry()));
+        QVERIFY2(panel->summary()->text().startsWith("Every device is skipped"), qPrintable(panel->summary()->text()));
+
+        panel->table()->selectRow(0);
+        press(panel->use_again_button());
+        QCOMPARE(panel->cache_status()->text(),
+                 QString::fromStdString(devices[0].name) +
+                     " is used again. If the program dies again while building kernels for it, it is skipped again.");
+        QVERIFY(device::list_devices()[0].skipped.empty());  // on disk: every later run may use it
+        QVERIFY(marker() != QString("skipped"));
+        QVERIFY2(!train_entry().contains("(skipped)"), qPrintable(train_entry()));
+        QVERIFY(!panel->use_again_button()->isEnabled());
+        QVERIFY2(panel->summary()->text().startsWith("Training runs on <b>"), qPrintable(panel->summary()->text()));
     }
 
     void aMissingDatasetFailsWithWhatToDoAndTheWindowStaysUsable() {

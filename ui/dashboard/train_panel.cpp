@@ -524,6 +524,13 @@ void TrainPanel::document_changed() {
     refresh();
 }
 
+void TrainPanel::mark_device_enabled(std::size_t device_index) {
+    for (device::DeviceDescription& description : devices_)
+        if (description.index == device_index) description.skipped.clear();
+    fill_devices();
+    refresh();  // chooses the project's device in the new list
+}
+
 void TrainPanel::refresh() {
     updating_ = true;
     const project::Project& project = document_->project();

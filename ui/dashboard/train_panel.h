@@ -48,6 +48,8 @@ public:
     // The window refuses to train a network with problems; `why` shows under the buttons and as
     // the Train button's tooltip.
     void set_train_enabled(bool enabled, const QString& why);
+    // The device with this index is no longer skipped (enabled on the Devices tab).
+    void mark_device_enabled(std::size_t device_index);
 
     // The widgets tests drive (they also carry these object names).
     QPushButton* train_button() const { return train_; }                  // "trainButton"

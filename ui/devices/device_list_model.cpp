@@ -26,12 +26,15 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
         font.setBold(true);
         return font;
     }
+    const bool skipped = !device.skipped.empty();
+    if (role == Qt::ToolTipRole && skipped)
+        return tr("Skipped: %1, or select it here and press Use Again.").arg(QString::fromStdString(device.skipped));
     if (role == Qt::ToolTipRole && is_default)
         return tr("Training uses this device unless you choose another (--device or BACKPROP_DEVICE).");
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
         case Marker:
-            return is_default ? tr("default") : QString();
+            return skipped ? tr("skipped") : is_default ? tr("default") : QString();
         case Name:
             return QString::fromStdString(device.name);
         case Kind:
@@ -51,6 +54,16 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
         default:
             return {};
     }
+}
+
+bool DeviceListModel::mark_enabled(std::size_t index) {
+    for (std::size_t row = 0; row < devices_.size(); ++row) {
+        if (devices_[row].index != index) continue;
+        devices_[row].skipped.clear();
+        emit dataChanged(this->index(static_cast<int>(row), 0), this->index(static_cast<int>(row), ColumnCount - 1));
+        return true;
+    }
+    return false;
 }
 
 QVariant DeviceListModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -20,6 +20,10 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    const device::DeviceDescription& device_at(int row) const { return devices_.at(static_cast<std::size_t>(row)); }
+    // The device with this index is no longer skipped; false when no row has it.
+    bool mark_enabled(std::size_t index);
+
 private:
     std::vector<device::DeviceDescription> devices_;
     std::size_t default_index_;

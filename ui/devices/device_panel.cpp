@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
@@ -17,6 +18,7 @@ DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::si
       table_(new QTableView(this)),
       summary_(new QLabel(this)),
       clear_cache_(new QPushButton(tr("Clear Kernel Cache"), this)),
+      use_again_(new QPushButton(tr("Use Again"), this)),
       cache_status_(new QLabel(this)) {
     setObjectName("devicePanel");
     table_->setObjectName("deviceTable");
@@ -38,32 +40,76 @@ DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::si
     cache_status_->setObjectName("cacheStatus");
     cache_status_->setWordWrap(true);
     cache_status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A device skipped because the program died twice while building for it: the learner who
+    // updated its driver, or wants to try once more, takes it back here.
+    use_again_->setObjectName("useAgainButton");
+    use_again_->setToolTip(
+        tr("Uses the selected skipped device again. If the program dies again while building kernels for it, it "
+           "is skipped again."));
+    use_again_->setEnabled(false);
     auto* cache_row = new QHBoxLayout;
     cache_row->addWidget(clear_cache_);
+    cache_row->addWidget(use_again_);
     cache_row->addWidget(cache_status_, 1);
     layout->addLayout(cache_row);
     connect(clear_cache_, &QPushButton::clicked, this, &DevicePanel::clearCacheRequested);
+    connect(use_again_, &QPushButton::clicked, this, [this] {
+        const QModelIndexList rows = table_->selectionModel()->selectedRows();
+        if (model_ && !rows.isEmpty())
+            emit enableDeviceRequested(static_cast<int>(model_->device_at(rows.front().row()).index));
+    });
 
     if (!problem.empty() || devices.empty()) {
         summary_->setText(QString::fromStdString(problem));
         table_->hide();
         return;
     }
-    const QString default_name = QString::fromStdString(devices.at(default_index).name);
-    table_->setModel(new DeviceListModel(std::move(devices), default_index, this));
+    default_index_ = default_index;
+    model_ = new DeviceListModel(std::move(devices), default_index, this);
+    table_->setModel(model_);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->resizeColumnsToContents();
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &DevicePanel::selection_changed);
+    connect(model_, &QAbstractItemModel::dataChanged, this, &DevicePanel::selection_changed);
     table_->selectRow(static_cast<int>(default_index));
+    show_summary();
+}
+
+void DevicePanel::show_summary() {
+    const device::DeviceDescription& chosen = model_->device_at(static_cast<int>(default_index_));
+    // Skipped devices come last in the choice of the default: this one is skipped only when all are.
+    if (!chosen.skipped.empty()) {
+        summary_->setText(
+            tr("Every device is skipped: the program died while building kernels for it. Select one and press "
+               "<b>Use Again</b> to train on it."));
+        return;
+    }
     summary_->setText(
         tr("Training runs on <b>%1</b> (the default). Run <code>backprop devices</code> for every detail.")
-            .arg(default_name.toHtmlEscaped()));
+            .arg(QString::fromStdString(chosen.name).toHtmlEscaped()));
 }
 
 void DevicePanel::show_cache_status(const QString& text) {
     cache_status_->setText(text);
+}
+
+void DevicePanel::mark_enabled(std::size_t device_index) {
+    if (model_ && model_->mark_enabled(device_index)) show_summary();
+}
+
+std::optional<device::DeviceDescription> DevicePanel::device_with_index(std::size_t device_index) const {
+    if (!model_) return std::nullopt;
+    for (int row = 0; row < model_->rowCount(); ++row)
+        if (model_->device_at(row).index == device_index) return model_->device_at(row);
+    return std::nullopt;
+}
+
+void DevicePanel::selection_changed() {
+    const QModelIndexList rows = table_->selectionModel()->selectedRows();
+    use_again_->setEnabled(model_ && !rows.isEmpty() && !model_->device_at(rows.front().row()).skipped.empty());
 }
 
 }  // namespace bps::ui

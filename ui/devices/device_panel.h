@@ -1,6 +1,7 @@
 #pragma once
 // The device panel: the table of OpenCL devices, or the explanation of why there are none.
 #include <QWidget>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@ class QPushButton;
 class QTableView;
 
 namespace bps::ui {
+
+class DeviceListModel;
 
 class DevicePanel : public QWidget {
     Q_OBJECT
@@ -23,19 +26,33 @@ public:
     QLabel* summary() const { return summary_; }
     QPushButton* clear_cache_button() const { return clear_cache_; }
     QLabel* cache_status() const { return cache_status_; }
+    // Enabled while the selected device is one the start-up crash guard skips.
+    QPushButton* use_again_button() const { return use_again_; }
 
-    // What clearing the kernel cache did, or why it did not.
+    // What clearing the kernel cache did, or why it did not; also what Use Again did.
     void show_cache_status(const QString& text);
+    // The device with this index is no longer skipped (the application enabled it).
+    void mark_enabled(std::size_t device_index);
+    // The listed device with this index; nullopt when none has it.
+    std::optional<device::DeviceDescription> device_with_index(std::size_t device_index) const;
 
 signals:
     // Clear Kernel Cache was pressed: the application empties the caches (or says why not).
     void clearCacheRequested();
+    // Use Again was pressed for the skipped device with this index.
+    void enableDeviceRequested(int device_index);
 
 private:
+    void selection_changed();
+    void show_summary();
+
     QTableView* table_;
     QLabel* summary_;
     QPushButton* clear_cache_;
+    QPushButton* use_again_;
     QLabel* cache_status_;
+    DeviceListModel* model_ = nullptr;
+    std::size_t default_index_ = 0;
 };
 
 }  // namespace bps::ui
