@@ -62,6 +62,20 @@ std::optional<std::string> scan_refusal(std::span<const std::uint8_t> bytes, std
     return std::nullopt;
 }
 
+// The frame's size against its entropy-coded data. Every 8x8 block of the full-resolution
+// component takes at least one bit (its DC code in the first scan; Huffman codes are 1 to 16
+// bits, and stb decodes no arithmetic-coded JPEG). stb fills missing data with zeros and decodes
+// the whole frame from it, so a few hundred bytes declaring 10248x1032 pixels kept it busy for
+// seconds (found by fuzzing): such a file is cut short, and is refused before stb sees it.
+std::optional<std::string> data_refusal(std::size_t width, std::size_t height, std::size_t scan_bytes) {
+    if (width == 0 || height == 0) return std::nullopt;  // stb refuses the frame itself
+    const std::size_t least_bits = ((width + 7) / 8) * ((height + 7) / 8);
+    if (scan_bytes * 8 >= least_bits) return std::nullopt;
+    return "corrupt JPEG (too little image data: a " + std::to_string(width) + "x" + std::to_string(height) +
+           " image needs at least " + std::to_string((least_bits + 7) / 8) + " bytes of it, the file holds " +
+           std::to_string(scan_bytes) + ")";
+}
+
 // Walks the JPEG's markers as stb does, and finds at least every marker stb finds: segments by
 // their length, bytes between segments up to the next FF, and after a scan's header its
 // entropy-coded data up to the next marker (FF followed by anything but 00, a restart or FF).
@@ -70,11 +84,13 @@ std::optional<std::string> jpeg_refusal(std::span<const std::uint8_t> bytes) {
     bool in_scan = false;
     bool progressive = false;
     DefinedTables defined{};
+    std::size_t width = 0, height = 0, scan_bytes = 0;
     while (at + 1 < bytes.size()) {
         const std::uint8_t next = bytes[at + 1];
         if (in_scan) {
             const bool restart = next >= 0xd0 && next <= 0xd7;
             if (bytes[at] != 0xff || next == 0x00 || restart) {
+                if (!restart) ++scan_bytes;  // FF 00 is one byte of data, FF FF one fill byte
                 at += bytes[at] == 0xff ? 2 : 1;
                 continue;
             }
@@ -89,7 +105,7 @@ std::optional<std::string> jpeg_refusal(std::span<const std::uint8_t> bytes) {
             continue;
         }
         at += 2;
-        if (next == 0xd9) return std::nullopt;                                         // end of image
+        if (next == 0xd9) return data_refusal(width, height, scan_bytes);              // end of image
         if (next == 0xd8 || next == 0x01 || (next >= 0xd0 && next <= 0xd7)) continue;  // no length
         const std::size_t length = (std::size_t{byte_at(bytes, at)} << 8) | byte_at(bytes, at + 1);
         if (length < 2) return std::nullopt;  // stb refuses the segment itself
@@ -97,13 +113,18 @@ std::optional<std::string> jpeg_refusal(std::span<const std::uint8_t> bytes) {
             if (auto refusal = huffman_refusal(bytes, at + 2, at + length, defined)) return refusal;
         }
         if (next == 0xc2) progressive = true;
+        if (next >= 0xc0 && next <= 0xc2) {  // a frame stb decodes: precision, height, width, ...
+            height = (std::size_t{byte_at(bytes, at + 3)} << 8) | byte_at(bytes, at + 4);
+            width = (std::size_t{byte_at(bytes, at + 5)} << 8) | byte_at(bytes, at + 6);
+        }
         if (next == 0xda) {
             if (auto refusal = scan_refusal(bytes, at + 2, progressive, defined)) return refusal;
         }
         at += length;
         in_scan = next == 0xda;
     }
-    return std::nullopt;
+    if (in_scan) scan_bytes += bytes.size() - std::min(at, bytes.size());  // a last byte the loop left
+    return data_refusal(width, height, scan_bytes);
 }
 
 // PNG chunks: a 4-byte big-endian length, a 4-byte type, the data, a 4-byte CRC (stb skips it).

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
+#include <random>
 
 #include "datasets/image_check.h"
 #include "datasets/image_folder.h"
@@ -125,4 +126,49 @@ TEST_CASE("a JPEG scan that uses a Huffman table no DHT segment defines is refus
     Bytes ac_scan = jpeg_with(0xc2, {1, 5, 0});
     CHECK(datasets::prepare_image_bytes(ac_scan) ==
           "corrupt JPEG (a scan uses a Huffman table that no DHT segment defines)");
+}
+
+TEST_CASE("a JPEG with too little image data for its size is refused before stb decodes zeros for seconds",
+          "[image_folder]") {
+    // A whole JPEG of one flat colour, the least data per block stb's writer makes, passes.
+    test::TempDir dir("image-check-jpeg-size");
+    test::write_test_jpg(dir.path() / "flat.jpg", 512, 512, 3, Bytes(512 * 512 * 3, 90));
+    Bytes flat = read_all(dir.path() / "flat.jpg");
+    CHECK_FALSE(datasets::prepare_image_bytes(flat));
+
+    // The same file declaring 1032x10248 pixels: 1281 x 129 blocks need at least 165249 bits.
+    // (Found by fuzzing: 678 bytes that kept stb busy for 22 s under the sanitizers.)
+    std::size_t frame = 0;
+    while (frame + 1 < flat.size() && !(flat[frame] == 0xff && flat[frame + 1] == 0xc0)) ++frame;
+    REQUIRE(frame + 9 < flat.size());
+    Bytes huge = flat;
+    huge[frame + 5] = 0x28, huge[frame + 6] = 0x08;  // height 10248
+    huge[frame + 7] = 0x04, huge[frame + 8] = 0x08;  // width 1032
+    std::size_t scan_bytes = 0;
+    {
+        // The entropy-coded bytes, as a decoder reads them: after the scan header, to the end marker.
+        std::size_t at = 0;
+        while (!(flat[at] == 0xff && flat[at + 1] == 0xda)) ++at;
+        at += 2 + ((std::size_t{flat[at + 2]} << 8) | flat[at + 3]);
+        for (; !(flat[at] == 0xff && flat[at + 1] == 0xd9); ++at)
+            if (!(flat[at] == 0x00 && flat[at - 1] == 0xff)) ++scan_bytes;
+    }
+    REQUIRE(scan_bytes * 8 < 165249);
+    CHECK(datasets::prepare_image_bytes(huge) ==
+          "corrupt JPEG (too little image data: a 1032x10248 image needs at least 20657 bytes of it, the file "
+          "holds " +
+              std::to_string(scan_bytes) + ")");
+
+    // A real photo-sized file cut short keeps its header and loses most of its data.
+    std::mt19937 generator(7);
+    Bytes noise(640 * 480 * 3);
+    for (std::uint8_t& value : noise) value = static_cast<std::uint8_t>(generator() & 0xff);
+    test::write_test_jpg(dir.path() / "noise.jpg", 640, 480, 3, noise);
+    Bytes whole = read_all(dir.path() / "noise.jpg");
+    CHECK_FALSE(datasets::prepare_image_bytes(whole));
+    Bytes cut(whole.begin(), whole.begin() + 900);
+    const std::optional<std::string> refusal = datasets::prepare_image_bytes(cut);
+    REQUIRE(refusal);
+    CHECK_THAT(*refusal, Catch::StartsWith("corrupt JPEG (too little image data: a 640x480 image needs at least "
+                                           "600 bytes of it, the file holds "));
 }

@@ -18,6 +18,7 @@ targets=("$@")
 
 "$project/tests/sanitize/build.sh" "$build" "${targets[@]/#/fuzz_}"
 source "$project/tests/sanitize/options.sh"
+source "$project/tests/fuzz/hdf5-target.sh"
 # Inputs are written to files; a memory-backed temporary folder makes that cheap.
 [ -d /dev/shm ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm
 
@@ -31,15 +32,8 @@ for target in "${targets[@]}"; do
     options=()
     fuzz_options=()
     if [ "$target" = weights_reader ]; then
-        # The point of this run is what our reader does; HDF5 1.10.8's own bugs are known
-        # (README.md): its reads past its buffers (hdf5.supp) and leaks (hdf5-leaks.supp) are
-        # suppressed; a malloc past 2 GiB returns null as an impossible one does from the C
-        # library, which HDF5 handles (our C++ allocations past it are still reported); and the
-        # crashes and hangs inside HDF5 are kept as artifacts and the run goes on (-fork), then
-        # sorted below into HDF5's and ours.
-        options=(env "ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1:max_allocation_size_mb=2048:suppressions=$project/tests/fuzz/hdf5.supp"
-                 "LSAN_OPTIONS=$LSAN_OPTIONS:suppressions=$project/tests/fuzz/hdf5-leaks.supp")
-        fuzz_options=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+        options=("${hdf5_env[@]}")
+        fuzz_options=("${hdf5_fuzz_options[@]}")
     fi
     log=$work/$target.log
     echo "== fuzzing $target for $runs inputs (log: $log)"
@@ -53,20 +47,7 @@ for target in "${targets[@]}"; do
     [ -z "$executed" ] && executed=$(grep -oE '^#[0-9]+: cov' "$log" | tail -n 1 | tr -dc 0-9)
     echo "   $target: ${executed:-?} inputs in $((SECONDS - started)) s, exit status $status"
     if [ ${#fuzz_options[@]} -gt 0 ]; then
-        # Each kept input is replayed: a report whose first frame outside the sanitizer runtime is
-        # in libhdf5 is HDF5's; any other is ours.
-        for artifact in "$work/artifacts/$target-"*; do
-            [ -f "$artifact" ] || continue
-            frame=$("${options[@]}" timeout 20 "$build/tests/fuzz/fuzz_$target" -timeout=10 "$artifact" 2>&1 |
-                grep -E '^ +#[0-9]+ ' | grep -vE 'libclang_rt|compiler-rt|sanitizer_common|asan_|ubsan_|fuzzer::|libc.so' |
-                head -n 1 || true)
-            if [[ "$frame" == *libhdf5* ]]; then
-                echo "   HDF5's own: $(basename "$artifact")"
-            else
-                echo "   ours (or no report): $(basename "$artifact"): ${frame:-the replay raised nothing}"
-                status=1
-            fi
-        done
+        hdf5_sort_artifacts "$build/tests/fuzz/fuzz_$target" "$work/artifacts/$target-"* || status=1
     fi
     if [ "$status" -ne 0 ]; then
         grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -n 8

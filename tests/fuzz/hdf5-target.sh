@@ -1,0 +1,38 @@
+# shellcheck shell=bash
+# Sourced by tests/sanitize/ci.sh and tests/fuzz/run-long.sh: how fuzz_weights_reader runs, whose
+# inputs reach the system's HDF5 1.10.8, with its own bugs on damaged files (README.md). The point
+# of fuzzing it is what our reader does, so:
+# - HDF5's reads past its own buffers (hdf5.supp) and its leaks (hdf5-leaks.supp) are suppressed;
+# - a malloc past 2 GiB returns null, as an impossible one does from the C library, which HDF5
+#   handles (our own C++ allocations past it are still reported, as out of memory);
+# - the crashes and hangs inside HDF5 are kept as artifacts while the run goes on (-fork), and
+#   hdf5_sort_artifacts then tells HDF5's from ours by replaying each.
+# Needs tests/sanitize/options.sh sourced first.
+fuzz_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+hdf5_env=(env "ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1:max_allocation_size_mb=2048:suppressions=$fuzz_dir/hdf5.supp"
+          "LSAN_OPTIONS=$LSAN_OPTIONS:suppressions=$fuzz_dir/hdf5-leaks.supp")
+hdf5_fuzz_options=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+
+# hdf5_sort_artifacts FUZZER ARTIFACT...: one line per artifact, "HDF5's own: NAME" when the first
+# frame of its replayed report outside the sanitizer and fuzzer runtimes and the C library
+# functions that they intercept (malloc, strdup, memcpy, ...) is in libhdf5, else
+# "ours: NAME: FRAME". Returns 1 when any is ours (or replays without a report: not HDF5's either).
+hdf5_sort_artifacts() {
+    local fuzzer=$1 artifact frame ours=0
+    shift
+    for artifact in "$@"; do
+        [ -f "$artifact" ] || continue
+        frame=$("${hdf5_env[@]}" timeout 30 "$fuzzer" -timeout=10 "$artifact" 2>&1 |
+            grep -E '^ +#[0-9]+ ' |
+            grep -vE 'libclang_rt|compiler-rt|sanitizer_common|/asan_|/ubsan_|fuzzer::|libc\.so' |
+            grep -vE ' in (__interceptor_|__asan|__ubsan|__sanitizer|malloc|calloc|realloc|free|str[a-z]*|mem[a-z]*|operator (new|delete))[ (]' |
+            head -n 1 || true)
+        if [[ "$frame" == *libhdf5* ]]; then
+            echo "   HDF5's own: $(basename "$artifact")"
+        else
+            echo "   ours: $(basename "$artifact"): ${frame:-the replay raised nothing}"
+            ours=1
+        fi
+    done
+    return $ours
+}
