@@ -2,18 +2,6 @@
 // project's own writers (or byte by byte where the format is that simple), and near-valid ones
 // (truncated, one field wrong) so the fuzzers start next to every check.
 //   fuzz_write_seeds <corpus folder>     (tests/fuzz/corpus; replaces the files it names)
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_STATIC
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#endif
-#include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 #include <zlib.h>
 
 #include <cstdint>
@@ -28,6 +16,7 @@
 #include "engine/cl/kernel_cache.h"
 #include "engine/io/weights_file.h"
 #include "tests/fuzz/kernel_cache_key.h"
+#include "tests/support/image_encoder.h"
 
 namespace fs = std::filesystem;
 using Bytes = std::vector<std::uint8_t>;
@@ -117,11 +106,6 @@ void project_seeds(const fs::path& dir) {
     write(dir / "cnn-truncated.json", truncated(read(fs::path(TUTORIAL_PROJECTS_DIR) / "cnn.json"), 700));
 }
 
-void append_to(void* context, void* data, int size) {
-    auto* bytes = static_cast<Bytes*>(context);
-    bytes->insert(bytes->end(), static_cast<std::uint8_t*>(data), static_cast<std::uint8_t*>(data) + size);
-}
-
 Bytes pixels(int width, int height, int channels) {
     Bytes values(static_cast<std::size_t>(width * height * channels));
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint8_t>(i * 37);
@@ -129,16 +113,11 @@ Bytes pixels(int width, int height, int channels) {
 }
 
 Bytes png(int width, int height, int channels) {
-    Bytes bytes;
-    stbi_write_png_to_func(append_to, &bytes, width, height, channels, pixels(width, height, channels).data(),
-                           width * channels);
-    return bytes;
+    return bps::test::encode_png(width, height, channels, pixels(width, height, channels));
 }
 
 Bytes jpg(int width, int height, int channels) {
-    Bytes bytes;
-    stbi_write_jpg_to_func(append_to, &bytes, width, height, channels, pixels(width, height, channels).data(), 80);
-    return bytes;
+    return bps::test::encode_jpg(width, height, channels, pixels(width, height, channels), 80);
 }
 
 void image_seeds(const fs::path& dir) {
