@@ -19,6 +19,7 @@
 #include "ui/devices/device_panel.h"
 #include "ui/editor/network_document.h"
 #include "ui/main_window/main_window.h"
+#include "ui/main_window/project_recovery.h"
 
 namespace bps::app {
 
@@ -197,6 +198,9 @@ bool TrainingController::resume_from(const std::filesystem::path& checkpoint) {
 
 bool TrainingController::resume_from(const std::filesystem::path& checkpoint, const std::string& from_name) {
     if (active_) return false;
+    // HDF5 1.10.8 itself can crash on some damaged files (tests/fuzz/README.md), and this one may
+    // come from anywhere: the unsaved changes go to the recovery file first, so that nothing is lost.
+    window_->recovery()->autosave();
     Continuation continuation;
     try {
         const session::Checkpoint state = session::read_checkpoint(checkpoint);

@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -40,6 +41,7 @@
 #include "ui/devices/device_panel.h"
 #include "ui/editor/network_document.h"
 #include "ui/main_window/main_window.h"
+#include "ui/main_window/project_recovery.h"
 
 using namespace bps;
 using RunState = ui::TrainPanel::RunState;
@@ -511,6 +513,25 @@ private slots:
         QVERIFY2(!train_entry().contains("(skipped)"), qPrintable(train_entry()));
         QVERIFY(!panel->use_again_button()->isEnabled());
         QVERIFY2(panel->summary()->text().startsWith("Training runs on <b>"), qPrintable(panel->summary()->text()));
+    }
+
+    // A checkpoint may come from anywhere, and HDF5 1.10.8 itself can crash on some damaged files:
+    // the unsaved changes are in the recovery file before the file is read.
+    void unsavedChangesGoToTheRecoveryFileBeforeACheckpointIsRead() {
+        open(test::two_class_folder_project(images()));
+        ui::NetworkDocument* document = window_->document();
+        const std::string first = document->project().network.layers.front().name;
+        QVERIFY(!document->rename_layer(first, "renamed_before_resume"));
+        QVERIFY(document->is_modified());
+        QVERIFY(!QFile::exists(window_->recovery()->file()));
+        const std::filesystem::path damaged = here("damaged.h5");
+        std::ofstream(damaged) << "not HDF5 at all";
+        QVERIFY(!controller_->resume_from(damaged));
+        QVERIFY(QFile::exists(window_->recovery()->file()));
+        QFile recovered(window_->recovery()->file());
+        QVERIFY(recovered.open(QIODevice::ReadOnly));
+        QVERIFY(recovered.readAll().contains("renamed_before_resume"));
+        QCOMPARE(dashboard()->status()->message_headline(), QString("Training cannot go on from this run"));
     }
 
     void aMissingDatasetFailsWithWhatToDoAndTheWindowStaysUsable() {
