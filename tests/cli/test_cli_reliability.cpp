@@ -26,6 +26,19 @@ std::filesystem::path changed_project(const TempDir& dir, Change change) {
     return file;
 }
 
+// h5py (an independent reader) finds float arrays in `weights`, every value of them finite.
+void check_finite_arrays(const std::filesystem::path& weights) {
+    const ProcessResult finite = run_command(
+        "/usr/bin/python3 -c \"import h5py, numpy, sys; f = h5py.File(sys.argv[1], 'r'); arrays = []; "
+        "f.visititems(lambda name, item: arrays.append(item[()]) if isinstance(item, h5py.Dataset) and "
+        "item.dtype.kind == 'f' else None); print(len(arrays), all(numpy.isfinite(a).all() for a in arrays))\" " +
+        quote(weights));
+    INFO(finite.output);
+    CHECK(finite.exit_code == 0);
+    CHECK_THAT(finite.output, Catch::EndsWith(" True\n"));
+    CHECK_FALSE(Catch::StartsWith("0 ").match(finite.output));
+}
+
 }  // namespace
 
 TEST_CASE("learning rates outside 0 to 10 are refused, from --lr and from the project file", "[cli][reliability]") {
@@ -194,15 +207,7 @@ TEST_CASE("a diverging run stops with advice, exits 1 and keeps its last finite 
                                Catch::Contains(", the last known to be finite, are saved in " + weights.string()));
     // Before, the run went on, saved NaN weights, exited 0, and predict printed -nan.
     REQUIRE(std::filesystem::exists(weights));
-    const ProcessResult finite = run_command(
-        "/usr/bin/python3 -c \"import h5py, numpy, sys; f = h5py.File(sys.argv[1], 'r'); arrays = []; "
-        "f.visititems(lambda name, item: arrays.append(item[()]) if isinstance(item, h5py.Dataset) and "
-        "item.dtype.kind == 'f' else None); print(len(arrays), all(numpy.isfinite(a).all() for a in arrays))\" " +
-        quote(weights));
-    INFO(finite.output);
-    CHECK(finite.exit_code == 0);
-    CHECK_THAT(finite.output, Catch::EndsWith(" True\n"));
-    CHECK_FALSE(Catch::StartsWith("0 ").match(finite.output));
+    check_finite_arrays(weights);
     const ProcessResult predicted =
         run_command(backprop("predict " + quote(weights) + " " + quote(dir.path() / "images" / "rows" / "0.png")));
     INFO(predicted.output);
@@ -231,15 +236,7 @@ TEST_CASE(
                    Catch::Contains("so the run was ended; ") &&
                    Catch::Contains(" of this run, the last copied from the device, are saved in " + weights.string()));
     // The process ends at once, without waiting for the device: the file was whole before.
-    const ProcessResult arrays = run_command(
-        "/usr/bin/python3 -c \"import h5py, numpy, sys; f = h5py.File(sys.argv[1], 'r'); arrays = []; "
-        "f.visititems(lambda name, item: arrays.append(item[()]) if isinstance(item, h5py.Dataset) and "
-        "item.dtype.kind == 'f' else None); print(len(arrays), all(numpy.isfinite(a).all() for a in arrays))\" " +
-        quote(weights));
-    INFO(arrays.output);
-    CHECK(arrays.exit_code == 0);
-    CHECK_THAT(arrays.output, Catch::EndsWith(" True\n"));
-    CHECK_FALSE(Catch::StartsWith("0 ").match(arrays.output));
+    check_finite_arrays(weights);
 
     const ProcessResult refused = run_command("BACKPROP_WATCHDOG_SECONDS=soon " + backprop("train " + quote(project)));
     CHECK(refused.exit_code == 1);
