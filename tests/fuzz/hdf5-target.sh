@@ -13,24 +13,30 @@ hdf5_env=(env "ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1:max_alloca
           "LSAN_OPTIONS=$LSAN_OPTIONS:suppressions=$fuzz_dir/hdf5-leaks.supp")
 hdf5_fuzz_options=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 
-# hdf5_sort_artifacts FUZZER ARTIFACT...: one line per artifact, "HDF5's own: NAME" when the first
-# frame of its replayed report outside the sanitizer and fuzzer runtimes and the C library
-# functions that they intercept (malloc, strdup, memcpy, ...) is in libhdf5, else
-# "ours: NAME: FRAME". Returns 1 when any is ours (or replays without a report: not HDF5's either).
+# hdf5_sort_artifacts FUZZER ARTIFACT...: one line per artifact, replayed alone:
+# - "HDF5's own: NAME" when the first frame of its report outside the sanitizer and fuzzer
+#   runtimes and the C library functions that they intercept (malloc, strdup, memcpy, ...) is in
+#   libhdf5;
+# - "HDF5's own, after earlier inputs: NAME" when it raises nothing alone: our reader keeps no
+#   state from one file to the next, HDF5 does (its identifiers, caches and the files its error
+#   paths leave open), and fork mode keeps no stack to show;
+# - "ours: NAME: FRAME" otherwise, and then returns 1.
 hdf5_sort_artifacts() {
-    local fuzzer=$1 artifact frame ours=0
+    local fuzzer=$1 artifact report frame ours=0
     shift
     for artifact in "$@"; do
         [ -f "$artifact" ] || continue
-        frame=$("${hdf5_env[@]}" timeout 30 "$fuzzer" -timeout=10 "$artifact" 2>&1 |
-            grep -E '^ +#[0-9]+ ' |
+        report=$("${hdf5_env[@]}" timeout 30 "$fuzzer" -timeout=10 "$artifact" 2>&1 || true)
+        frame=$(grep -E '^ +#[0-9]+ ' <<<"$report" |
             grep -vE 'libclang_rt|compiler-rt|sanitizer_common|/asan_|/ubsan_|fuzzer::|libc\.so' |
             grep -vE ' in (__interceptor_|__asan|__ubsan|__sanitizer|malloc|calloc|realloc|free|str[a-z]*|mem[a-z]*|operator (new|delete))[ (]' |
             head -n 1 || true)
         if [[ "$frame" == *libhdf5* ]]; then
             echo "   HDF5's own: $(basename "$artifact")"
+        elif ! grep -qE 'ERROR|runtime error|SUMMARY' <<<"$report"; then
+            echo "   HDF5's own, after earlier inputs (nothing alone): $(basename "$artifact")"
         else
-            echo "   ours: $(basename "$artifact"): ${frame:-the replay raised nothing}"
+            echo "   ours: $(basename "$artifact"): ${frame:-$(grep -m1 -E 'ERROR|runtime error' <<<"$report")}"
             ours=1
         fi
     done
