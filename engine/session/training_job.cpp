@@ -373,7 +373,8 @@ void TrainingJob::State::run() noexcept {
         work();
     } catch (...) {
         JobFailure failure = failure_of(std::current_exception());
-        keep_weights(failure);
+        // After the watchdog, the files are what its failure said (and this one is sent nowhere).
+        if (!ended_by_watchdog) keep_weights(failure);
         try {
             stage(Stage::failed);
             send(events.failed, failure);
