@@ -8,7 +8,10 @@
 // - a PNG image data chunk longer than the rest of the file makes stb grow its buffer to up to 2 GiB before
 //   it finds the data missing: such a file is refused;
 // - a PNG whose first IDAT chunk is empty makes stb copy zero bytes from a null pointer (undefined
-//   behaviour): empty IDAT chunks hold no image data, so they are removed.
+//   behaviour): empty IDAT chunks hold no image data, so they are removed;
+// - a JPEG with less entropy-coded data than its frame needs (one bit an 8x8 block) is decoded
+//   whole from zeros, for seconds when a few hundred bytes declare millions of pixels: such a
+//   file is cut short, and is refused.
 // stb also decodes a dozen other formats whatever a file is named; only PNG and JPEG reach it.
 #include <cstdint>
 #include <optional>
