@@ -20,13 +20,27 @@ hdf5_fuzz_options=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 # - "HDF5's own, after earlier inputs: NAME" when it raises nothing alone: our reader keeps no
 #   state from one file to the next, HDF5 does (its identifiers, caches and the files its error
 #   paths leave open), and fork mode keeps no stack to show;
+# - past the memory limit: ours when a live allocation was made in our code, else HDF5's;
 # - "ours: NAME: FRAME" otherwise, and then returns 1.
 hdf5_sort_artifacts() {
-    local fuzzer=$1 artifact report frame ours=0
+    local fuzzer=$1 artifact report live frame ours=0
     shift
     for artifact in "$@"; do
         [ -f "$artifact" ] || continue
         report=$("${hdf5_env[@]}" timeout 30 "$fuzzer" -timeout=10 "$artifact" 2>&1 || true)
+        # Past the memory limit, libFuzzer shows its own thread, then the largest live allocations
+        # with where they were made: ours when one was made in our code (bps::), else the memory
+        # went to HDF5 (its allocations, live or already freed; the rest are libFuzzer's own).
+        if grep -q 'out-of-memory (used:' <<<"$report"; then
+            live=$(sed -n '/Live Heap Allocations/,$p' <<<"$report")
+            if grep -q 'bps::' <<<"$live"; then
+                echo "   ours: $(basename "$artifact"): $(grep -m1 'bps::' <<<"$live")"
+                ours=1
+            else
+                echo "   HDF5's own (past the memory limit, no live allocation of ours): $(basename "$artifact")"
+            fi
+            continue
+        fi
         frame=$(grep -E '^ +#[0-9]+ ' <<<"$report" |
             grep -vE 'libclang_rt|compiler-rt|sanitizer_common|/asan_|/ubsan_|fuzzer::|libc\.so' |
             grep -vE ' in (__interceptor_|__asan|__ubsan|__sanitizer|malloc|calloc|realloc|free|str[a-z]*|mem[a-z]*|operator (new|delete))[ (]' |

@@ -43,8 +43,8 @@ for target in "${targets[@]}"; do
         -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/artifacts/$target-" \
         "${fuzz_options[@]}" "$corpus" >"$log" 2>&1 || status=$?
     # -fork prints no final stats: its last progress line ("#N: cov: ...") counts the inputs.
-    executed=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
-    [ -z "$executed" ] && executed=$(grep -oE '^#[0-9]+: cov' "$log" | tail -n 1 | tr -dc 0-9)
+    executed=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
+    [ -n "$executed" ] || executed=$(grep -oE '^#[0-9]+: cov' "$log" | tail -n 1 | tr -dc 0-9 || true)
     echo "   $target: ${executed:-?} inputs in $((SECONDS - started)) s, exit status $status"
     if [ ${#fuzz_options[@]} -gt 0 ]; then
         hdf5_sort_artifacts "$build/tests/fuzz/fuzz_$target" "$work/artifacts/$target-"* || status=1
