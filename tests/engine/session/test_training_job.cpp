@@ -160,6 +160,27 @@ std::pair<std::uint64_t, std::vector<io::NamedArray>> counted_run(std::shared_pt
     REQUIRE(run.result);
     return {cl::counted_calls(), run.result->weights};
 }
+// The batch count N and the file F of a failure message ending "; the weights as they were after N
+// batches of this run, WHICH, are saved in F".
+std::pair<std::size_t, std::string> kept_weights_named(const std::string& message, const std::string& which) {
+    const std::regex pattern("; the weights as they were after ([0-9]+) batch(es)? of this run, " + which +
+                             ", are saved in (.*)$");
+    std::smatch match;
+    REQUIRE(std::regex_search(message, match, pattern));
+    return {std::stoul(match[1].str()), match[3].str()};
+}
+
+// The failure's weights and those read back from its file are, value for value, the expected ones.
+void check_same_weights(const std::vector<io::NamedArray>& failure, const std::vector<io::NamedArray>& from_file,
+                        const std::vector<io::NamedArray>& expected) {
+    REQUIRE(failure.size() == expected.size());
+    REQUIRE(from_file.size() == expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        INFO(expected[i].name);
+        CHECK(failure[i].values == expected[i].values);
+        CHECK(from_file[i].values == expected[i].values);
+    }
+}
 }  // namespace
 
 TEST_CASE("a job trains, validates each epoch, evaluates the test split and reports every stage", "[job]") {
@@ -691,16 +712,8 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         CHECK(all_finite(run));
         // Every batch was reported (interval 0): the weights after the last reported batch
         // produced the loss that was not a number, those after the one before it are kept.
-        const std::smatch kept = [&] {
-            static const std::regex pattern(
-                "; the weights as they were after ([0-9]+) batch(es)? of this run, the "
-                "last known to be finite, are saved in (.*)$");
-            std::smatch match;
-            REQUIRE(std::regex_search(run.failure->message, match, pattern));
-            return match;
-        }();
-        const std::size_t kept_batches = std::stoul(kept[1].str());
-        CHECK(kept[3].str() == (dir.path() / "w.h5").string());
+        const auto [kept_batches, kept_file] = kept_weights_named(run.failure->message, "the last known to be finite");
+        CHECK(kept_file == (dir.path() / "w.h5").string());
         REQUIRE(run.batches.size() >= 2);
         CHECK(kept_batches + 1 == run.batches.size());
         REQUIRE(finite_values(run.failure->weights));
@@ -710,14 +723,7 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         limited.batch_limit = kept_batches;
         run_to_end(shorter, std::move(limited));
         REQUIRE(shorter.result);
-        const std::vector<io::NamedArray> from_file = weights_from(dir.path() / "w.h5");
-        REQUIRE(run.failure->weights.size() == shorter.result->weights.size());
-        REQUIRE(from_file.size() == shorter.result->weights.size());
-        for (std::size_t i = 0; i < from_file.size(); ++i) {
-            INFO(from_file[i].name);
-            CHECK(run.failure->weights[i].values == shorter.result->weights[i].values);
-            CHECK(from_file[i].values == shorter.result->weights[i].values);
-        }
+        check_same_weights(run.failure->weights, weights_from(dir.path() / "w.h5"), shorter.result->weights);
     }
     SECTION("pause (the studio): the paused stage carries the advice; a stop then saves the finite weights") {
         Recorder run;
@@ -922,27 +928,13 @@ TEST_CASE(
 
     // The hung device cannot give its weights back: the last copy the run kept on the host is
     // saved, and it is exactly the weights of a run of the batches the message names.
-    const std::smatch kept = [&] {
-        static const std::regex pattern(
-            "; the weights as they were after ([0-9]+) batch(es)? of this run, the last copied from the device, "
-            "are saved in (.*)$");
-        std::smatch match;
-        REQUIRE(std::regex_search(run.failure->message, match, pattern));
-        return match;
-    }();
-    const std::size_t kept_batches = std::stoul(kept[1].str());
-    CHECK(kept[3].str() == (dir.path() / "hung.h5").string());
+    const auto [kept_batches, kept_file] = kept_weights_named(run.failure->message, "the last copied from the device");
+    CHECK(kept_file == (dir.path() / "hung.h5").string());
     REQUIRE(run.failure->saved_to == dir.path() / "hung.h5");
     CHECK(kept_batches >= 1);
     CHECK(kept_batches <= 2);
-    const std::vector<io::NamedArray> expected = counted_run(data, kept_batches).second;
-    const std::vector<io::NamedArray> from_file =
-        weights_for_network(read_saved_weights(dir.path() / "hung.h5"), small_project(), data->train.shape);
-    REQUIRE(run.failure->weights.size() == expected.size());
-    REQUIRE(from_file.size() == expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        INFO(expected[i].name);
-        CHECK(run.failure->weights[i].values == expected[i].values);
-        CHECK(from_file[i].values == expected[i].values);
-    }
+    check_same_weights(
+        run.failure->weights,
+        weights_for_network(read_saved_weights(dir.path() / "hung.h5"), small_project(), data->train.shape),
+        counted_run(data, kept_batches).second);
 }
