@@ -1,109 +1,253 @@
-// backprop bench: the time of one training step of a reference network on random data.
+// backprop bench: training throughput of reference networks (or projects) on one device or
+// several, with each device's own best figures (bandwidth, SGEMM, launch cost) beside them.
 #include <algorithm>
 #include <iostream>
-#include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "app/cli/bench_report.h"
 #include "app/cli/commands.h"
+#include "app/cli/first_batch_timing.h"
+#include "app/cli/project_argument.h"
 #include "app/cli/terminal.h"
 #include "engine/bench/reference_networks.h"
-#include "engine/bench/step_timing.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
 #include "engine/cl/device_use_mark.h"
+#include "engine/cl/error.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/ops/runtime.h"
-#include "engine/session/number_text.h"
 
 namespace bps::cli {
 
 const char* const bench_help =
-    "usage: backprop bench [--net mlp|cnn|cifar] [--batch N] [--steps N] [--layers] [--device INDEX|NAME]\n"
+    "usage: backprop bench [--device all|D,...] [--nets mlp,cnn,cifar|PROJECT,...] [--batches 64,256]\n"
+    "                      [--steps N] [--runs N] [--layers] [--no-first-batch] [--no-device-figures]\n"
     "                      [--json]\n"
     "\n"
-    "Times the training step of a reference network (shared/bench/REFERENCE.md) on random\n"
-    "data: forward with the loss, forward and backward, and the whole step with the SGD update.\n"
-    "Each figure is the median over --steps steps (default 10) after 3 warm-up steps; every\n"
-    "step waits for the device, so it is the time of one whole batch.\n"
+    "Trains reference networks (shared/bench/REFERENCE.md) or projects on random data and\n"
+    "reports, per device, network and batch size:\n"
+    "  images/s             the median of --runs timed runs (default 3) of --steps steps each,\n"
+    "                       enqueued back to back as training does, after 3 warm-up steps\n"
+    "  step                 one whole step waited for on its own (median)\n"
+    "  first batch          from the start of the program to the end of its first training step,\n"
+    "                       with empty kernel caches (cold) and with the caches that start filled\n"
+    "                       (warm); the program starts itself twice for it, in a temporary folder\n"
+    "  memory, launches     the network's device memory; kernels and CLBlast GEMMs per step\n"
+    "  GFLOP/s, GB/s        the step's least arithmetic and memory traffic per second, and their\n"
+    "                       share of the device's best SGEMM rate and copy bandwidth\n"
+    "and per device: buffer copy bandwidth, SGEMM GFLOP/s at 512, 1024 and 2048 (and 4096 on\n"
+    "GPUs), checked against a reference, and the host time of a kernel launch. A device or a\n"
+    "network (or a start) that fails, with a build error or out of memory, is reported with its\n"
+    "error and the rest goes on; the exit status is then 1.\n"
     "\n"
-    "  --net     the reference network (default cnn)\n"
-    "  --batch   samples per batch (default 64)\n"
-    "  --layers  also the forward and backward time of every layer (one step that waits\n"
-    "            after each layer, so the parts add up to more than a normal step)\n"
-    "  --json    one JSON object instead of the table\n";
+    "  --device      all, or devices by index or name, separated by commas (default: the device\n"
+    "                training uses)\n"
+    "  --nets        reference networks or project files, separated by commas (default mlp,cnn,cifar)\n"
+    "  --batches     batch sizes, separated by commas (default 64,256)\n"
+    "  --steps       steps per timed run (default: as many as take about a second, 3 to 500)\n"
+    "  --runs        timed runs (default 3)\n"
+    "  --layers      also the forward and backward time of every layer (one step that waits\n"
+    "                after each layer, so the parts add up to more than a normal step)\n"
+    "  --no-first-batch     skip the cold and warm start timing\n"
+    "  --no-device-figures  skip bandwidth, SGEMM and launch timing\n"
+    "  --json        JSON lines instead of tables: a \"device\" record per device and a \"training\"\n"
+    "                record per network and batch, named as torch_reference.py's fields\n"
+    "  --net, --batch       one network, one batch size (as --nets and --batches)\n";
+
+namespace {
+
+struct BenchNet {
+    std::string name;  // the reference network, or the project's file name
+    model::NetworkSpec spec;
+    std::string project;  // the project file as given; empty for a reference network
+};
+
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, ',');)
+        if (!part.empty()) parts.push_back(part);
+    return parts;
+}
+
+std::vector<BenchNet> bench_nets(const std::string& list) {
+    std::vector<BenchNet> nets;
+    for (const std::string& name : split_commas(list)) {
+        if (name == "mlp" || name == "cnn" || name == "cifar") {
+            nets.push_back({name, bench::reference_network(name), {}});
+            continue;
+        }
+        if (!std::filesystem::exists(name))
+            throw UsageError("'" + name +
+                             "' is neither a reference network (mlp, cnn, cifar) nor a project file that exists");
+        const OpenedProject opened = open_project(name);
+        const session::DataFacts facts = session::project_data_facts(opened.project.dataset);
+        check_project(opened, facts);
+        nets.push_back({std::filesystem::path(name).filename().string(),
+                        project::project_network(opened.project, facts.shape), name});
+    }
+    if (nets.empty()) throw UsageError("--nets names no network");
+    return nets;
+}
+
+std::vector<int> batch_sizes(const std::string& list) {
+    std::vector<int> sizes;
+    for (const std::string& part : split_commas(list)) sizes.push_back(parse_whole_number(part, "--batches"));
+    if (sizes.empty()) throw UsageError("--batches names no batch size");
+    return sizes;
+}
+
+// "all" or a comma-separated list of requests, in the order given, each device once.
+std::vector<std::size_t> chosen_devices(const std::vector<cl::DeviceInfo>& devices, const std::string& request) {
+    if (devices.empty()) throw cl::NoOpenClError();
+    std::vector<std::size_t> chosen;
+    if (request == "all") {
+        for (const cl::DeviceInfo& device : devices) chosen.push_back(device.index);
+        return chosen;
+    }
+    const std::vector<std::string> requests = split_commas(request);
+    if (requests.empty()) return {cl::default_device_index(devices)};
+    for (const std::string& one : requests) {
+        const std::size_t index = cl::find_device(devices, one);
+        if (std::find(chosen.begin(), chosen.end(), index) == chosen.end()) chosen.push_back(index);
+    }
+    return chosen;
+}
+
+void progress(const cl::DeviceInfo& device, const std::string& what) {
+    std::cerr << "[device " << device.index << ": " << device.name << "] " << what << std::endl;
+}
+
+struct BenchPlan {
+    std::vector<BenchNet> nets;
+    std::vector<int> batches;
+    bench::StepTimingOptions timing;
+    bool first_batch = true;
+    bool device_figures = true;
+    bool per_layer = false;
+    bool json = false;
+};
+
+BenchEntry run_entry(ops::Runtime& runtime, const BenchPlan& plan, const BenchNet& net, int batch) {
+    const cl::DeviceInfo& device = runtime.device();
+    BenchEntry entry;
+    entry.net = net.name;
+    entry.project = net.project;
+    entry.batch = batch;
+    progress(device, net.name + ", batch " + std::to_string(batch) + ": training steps");
+    try {
+        entry.work = bench::training_step_work(net.spec, batch);
+        bench::StepTimingOptions options = plan.timing;
+        options.batch_size = batch;
+        options.per_layer = plan.per_layer;
+        entry.timing = bench::time_training_step(runtime, net.spec, options);
+    } catch (const std::exception& error) {
+        entry.error = error.what();
+        if (entry.error.find(device.name) == std::string::npos) entry.error += " (on " + device.name + ")";
+        return entry;
+    }
+    if (plan.first_batch) {
+        progress(device, net.name + ", batch " + std::to_string(batch) + ": first batch, cold and warm start");
+        entry.first_batch = time_first_batches("--device " + std::to_string(device.index) + " --nets " +
+                                               shell_quoted(net.name) + " --batches " + std::to_string(batch));
+    }
+    return entry;
+}
+
+DeviceBench run_device(const cl::DeviceInfo& device, const BenchPlan& plan) {
+    DeviceBench result;
+    result.device = device;
+    if (!device.skipped.empty()) {
+        result.error = device.skipped;
+        return result;
+    }
+    try {
+        cl::DeviceUseMark in_use(cl::cache_root(), device);
+        for (const std::string& note : in_use.notes()) print_note(note);
+        if (!in_use.skipped().empty()) throw std::runtime_error(in_use.skipped());
+        cl::KernelCache cache(cl::kernel_cache_dir());
+        ops::Runtime runtime(device, &cache);
+        progress(device, "building kernels");
+        runtime.build_programs({});  // before any timing, so that a crash there is the compiler's
+        in_use.built();
+        if (plan.device_figures) {
+            result.micro = bench::measure_device(runtime, {}, [&](const std::string& what) { progress(device, what); });
+        }
+        if (plan.json) print_device_json(std::cout, result);
+        for (const BenchNet& net : plan.nets)
+            for (int batch : plan.batches) {
+                result.entries.push_back(run_entry(runtime, plan, net, batch));
+                if (plan.json) print_entry_json(std::cout, result, result.entries.back());
+            }
+        for (const std::string& note : runtime.cache_notes()) print_note(note);
+    } catch (const std::exception& error) {
+        result.error = error.what();
+        if (plan.json) print_device_json(std::cout, result);
+    }
+    return result;
+}
+
+// The child of time_first_batches: one first training step, nothing printed.
+int run_first_batch_child(const std::vector<cl::DeviceInfo>& devices, const std::vector<std::size_t>& chosen,
+                          const BenchPlan& plan) {
+    if (chosen.size() != 1 || plan.nets.size() != 1 || plan.batches.size() != 1)
+        throw UsageError("--first-batch-child takes one device, one network and one batch size");
+    const cl::DeviceInfo& device = devices.at(chosen.front());
+    if (!device.skipped.empty()) throw std::runtime_error(device.skipped);
+    cl::KernelCache cache(cl::kernel_cache_dir());
+    ops::Runtime runtime(device, &cache);
+    bench::StepTimingOptions options;
+    options.batch_size = plan.batches.front();
+    options.first_step_only = true;
+    bench::time_training_step(runtime, plan.nets.front().spec, options);
+    return exit_ok;
+}
+
+}  // namespace
 
 int run_bench(Arguments& arguments) {
-    const std::string net = arguments.take_option("--net").value_or("cnn");
-    bench::StepTimingOptions options;
-    options.batch_size = arguments.take_whole_number("--batch").value_or(64);
-    options.timed_steps = arguments.take_whole_number("--steps").value_or(10);
+    BenchPlan plan;
+    const std::optional<std::string> net = arguments.take_option("--net");
+    const std::optional<std::string> nets = arguments.take_option("--nets");
+    const std::optional<int> batch = arguments.take_whole_number("--batch");
+    const std::optional<std::string> batches = arguments.take_option("--batches");
+    plan.timing.steps = arguments.take_whole_number("--steps").value_or(0);
+    plan.timing.runs = arguments.take_whole_number("--runs").value_or(3);
     const std::string request = cl::device_request(arguments.take_option("--device"));
-    const bool as_json = arguments.take_flag("--json");
-    options.per_layer = arguments.take_flag("--layers");
+    plan.json = arguments.take_flag("--json");
+    plan.per_layer = arguments.take_flag("--layers");
+    plan.first_batch = !arguments.take_flag("--no-first-batch");
+    plan.device_figures = !arguments.take_flag("--no-device-figures");
+    const bool child = arguments.take_flag("--first-batch-child");
     arguments.expect_nothing_left();
-    model::NetworkSpec spec;
+    if (net && nets) throw UsageError("give --net or --nets, not both");
+    if (batch && batches) throw UsageError("give --batch or --batches, not both");
     try {
-        spec = bench::reference_network(net);
+        plan.nets = bench_nets(net.value_or(nets.value_or("mlp,cnn,cifar")));
     } catch (const std::invalid_argument& error) {
         throw UsageError(error.what());
     }
+    plan.batches = batch ? std::vector<int>{*batch} : batch_sizes(batches.value_or("64,256"));
 
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
-    const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
-    cl::DeviceUseMark in_use(cl::cache_root(), device);
-    for (const std::string& note : in_use.notes()) print_note(note);
-    if (!in_use.skipped().empty()) throw std::runtime_error(in_use.skipped());
-    cl::KernelCache cache(cl::kernel_cache_dir());
-    ops::Runtime runtime(device, &cache);
-    runtime.build_programs({});  // before the timing, so that a crash there is the compiler's
-    in_use.built();
-    const bench::StepTiming timing = bench::time_training_step(runtime, spec, options);
-    for (const std::string& note : runtime.cache_notes()) print_note(note);
+    const std::vector<std::size_t> chosen = chosen_devices(devices, request);
+    if (child) return run_first_batch_child(devices, chosen, plan);
 
-    if (as_json) {
-        nlohmann::json layers = nlohmann::json::array();
-        for (const model::LayerTiming& layer : timing.layers)
-            layers.push_back(
-                {{"name", layer.name}, {"forward_ms", layer.forward_ms}, {"backward_ms", layer.backward_ms}});
-        std::cout << nlohmann::json{{"layers", layers},
-                                    {"net", net},
-                                    {"device", device.name},
-                                    {"batch", options.batch_size},
-                                    {"steps", options.timed_steps},
-                                    {"forward_ms", timing.forward_ms},
-                                    {"forward_backward_ms", timing.forward_backward_ms},
-                                    {"step_ms", timing.step_ms},
-                                    {"images_per_s", timing.images_per_s},
-                                    {"first_step_ms", timing.first_step_ms},
-                                    {"device_bytes", timing.device_bytes},
-                                    {"kernels_per_step", timing.kernels_per_step},
-                                    {"gemms_per_step", timing.gemms_per_step}}
-                         .dump()
-                  << "\n";
-        return exit_ok;
+    std::vector<DeviceBench> results;
+    bool failed = false;
+    for (std::size_t index : chosen) {
+        results.push_back(run_device(devices.at(index), plan));
+        const DeviceBench& result = results.back();
+        failed = failed || !result.error.empty() ||
+                 std::any_of(result.entries.begin(), result.entries.end(), [](const BenchEntry& entry) {
+                     return !entry.timing || (entry.first_batch && !entry.first_batch->error.empty());
+                 });
+        if (!plan.json) print_device_table(std::cout, result, plan.per_layer);
     }
-    std::cout << net << ", batch " << options.batch_size << ", on " << device.name << "\n"
-              << "  forward + loss             " << session::format_milliseconds(timing.forward_ms) << "\n"
-              << "  forward + backward         " << session::format_milliseconds(timing.forward_backward_ms) << "\n"
-              << "  whole step (with update)   " << session::format_milliseconds(timing.step_ms) << "  ("
-              << static_cast<long long>(timing.images_per_s) << " images/s)\n"
-              << "  first step (kernel builds) " << session::format_milliseconds(timing.first_step_ms) << "\n"
-              << "  device memory              " << session::format_bytes(timing.device_bytes) << "\n"
-              << "  launches per step          " << timing.kernels_per_step << " kernels + " << timing.gemms_per_step
-              << " CLBlast GEMMs\n";
-    if (options.per_layer) {
-        std::cout << "\n  layer                    forward    backward\n";
-        for (const model::LayerTiming& layer : timing.layers) {
-            std::string name = layer.name;
-            name.resize(std::max<std::size_t>(name.size(), 24), ' ');
-            std::string forward = session::format_milliseconds(layer.forward_ms);
-            forward.resize(std::max<std::size_t>(forward.size(), 10), ' ');
-            std::cout << "  " << name << " " << forward << " " << session::format_milliseconds(layer.backward_ms)
-                      << "\n";
-        }
-    }
-    return exit_ok;
+    if (!plan.json) print_side_by_side(std::cout, results);
+    return failed ? exit_failure : exit_ok;
 }
 
 }  // namespace bps::cli

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/first_batch_timing.h"
 #include "app/cli/run_job.h"
 #include "engine/device/device_description.h"
 #include "engine/session/build_info.h"
@@ -20,7 +21,7 @@ const char* const main_help =
     "commands:\n"
     "  devices   list the OpenCL devices and mark the one training uses\n"
     "  cache     show, fill or clear the compiled-kernel cache\n"
-    "  bench     time the training step of a reference network\n"
+    "  bench     training speed and device figures, on one device or all of them\n"
     "  datasets  list, download and look into datasets\n"
     "  summary   a project's network layer by layer: shapes, parameters, FLOPs, memory\n"
     "  train     train a project's network and report its test accuracy\n"
@@ -63,6 +64,7 @@ const Command commands[] = {
 
 int main(int argc, char** argv) {
     using namespace bps::cli;
+    remember_program_path(argc > 0 ? argv[0] : nullptr);  // bench starts itself again
     std::vector<std::string> words(argv + 1, argv + argc);
     if (words.empty() || words[0] == "--help" || words[0] == "-h" || words[0] == "help") {
         std::cout << main_help;

@@ -1,27 +1,13 @@
 #include "engine/bench/step_timing.h"
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
+#include "engine/bench/stopwatch.h"
 #include "engine/model/network.h"
 #include "engine/train/random.h"
 
 namespace bps::bench {
-
-namespace {
-using Clock = std::chrono::steady_clock;
-
-double milliseconds_since(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-}  // namespace
 
 StepTiming time_training_step(ops::Runtime& runtime, const model::NetworkSpec& spec, const StepTimingOptions& options) {
     train::OptimizerSettings sgd;  // the reference work: SGD 0.01, momentum 0.9
@@ -52,9 +38,33 @@ StepTiming time_training_step(ops::Runtime& runtime, const model::NetworkSpec& s
     timing.first_step_ms = step(true, true);
     timing.kernels_per_step = runtime.launches().kernels - before.kernels;
     timing.gemms_per_step = runtime.launches().gemms - before.gemms;
-    for (int i = 1; i < options.warm_up_steps; ++i) step(true, true);
+    if (options.first_step_only) return timing;
+    double last_warm_up_ms = timing.first_step_ms;
+    for (int i = 1; i < options.warm_up_steps; ++i) last_warm_up_ms = step(true, true);
+
+    timing.steps = options.steps;
+    if (timing.steps <= 0) {
+        const double fitting = 1000 * options.run_seconds / std::max(last_warm_up_ms, 1e-3);
+        timing.steps = static_cast<int>(std::clamp(fitting, 3.0, 500.0));
+    }
+    std::vector<double> throughput;
+    for (int run = 0; run < options.runs; ++run) {
+        const Clock::time_point start = Clock::now();
+        for (int i = 0; i < timing.steps; ++i) {
+            network.forward(batch, true);
+            network.loss(batch);
+            network.backward(batch);
+            network.update(sgd.learning_rate);
+        }
+        runtime.finish();
+        const double seconds = milliseconds_since(start) / 1000;
+        timing.run_seconds.push_back(seconds);
+        throughput.push_back(seconds > 0 ? timing.steps * batch / seconds : 0);
+    }
+    timing.images_per_s = throughput.empty() ? 0 : median(throughput);
+
     std::vector<double> forward, forward_backward, whole;
-    for (int i = 0; i < options.timed_steps; ++i) {
+    for (int i = 0; i < std::min(timing.steps, 100); ++i) {
         forward.push_back(step(false, false));
         forward_backward.push_back(step(true, false));
         whole.push_back(step(true, true));
@@ -62,7 +72,6 @@ StepTiming time_training_step(ops::Runtime& runtime, const model::NetworkSpec& s
     timing.forward_ms = median(forward);
     timing.forward_backward_ms = median(forward_backward);
     timing.step_ms = median(whole);
-    timing.images_per_s = timing.step_ms > 0 ? 1000.0 * batch / timing.step_ms : 0;
     if (options.per_layer) timing.layers = network.time_layers(batch);
     return timing;
 }

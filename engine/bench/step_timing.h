@@ -13,16 +13,27 @@ namespace bps::bench {
 struct StepTimingOptions {
     int batch_size = 64;
     int warm_up_steps = 3;
-    int timed_steps = 10;
+    // Steps per timed run; 0: as many as take about run_seconds on this device (3 to 500), so a
+    // slow device is measured in bounded time and a fast one long enough to be steady.
+    int steps = 0;
+    int runs = 3;  // timed runs; the throughput is their median
+    double run_seconds = 1.0;
     std::uint64_t seed = 1;
-    bool per_layer = false;  // also one extra step that waits after each layer
+    bool per_layer = false;        // also one extra step that waits after each layer
+    bool first_step_only = false;  // stop after the first step (first_step_ms and the counts)
 };
 
 struct StepTiming {
-    double forward_ms = 0;                   // median forward (training mode) + loss
-    double forward_backward_ms = 0;          // median forward + loss + backward
-    double step_ms = 0;                      // median forward + loss + backward + SGD update
-    double images_per_s = 0;                 // batch_size / step_ms
+    // Training throughput: each timed run enqueues `steps` whole steps (forward, loss, backward,
+    // update) back to back, as training does, and waits once at its end; the median run.
+    double images_per_s = 0;
+    int steps = 0;                    // per timed run
+    std::vector<double> run_seconds;  // each timed run, in order
+    // One step at a time, each waited for (the median over `steps` steps, at most 100): where the
+    // time of a step goes.
+    double forward_ms = 0;                   // forward (training mode) + loss
+    double forward_backward_ms = 0;          // forward + loss + backward
+    double step_ms = 0;                      // forward + loss + backward + SGD update
     double first_step_ms = 0;                // the first step, including kernel builds (cold or cached)
     std::size_t device_bytes = 0;            // the network's planned device memory
     std::size_t kernels_per_step = 0;        // the engine's own kernels in one whole step

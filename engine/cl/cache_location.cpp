@@ -64,6 +64,14 @@ bool set_env_path(const char* name, const fs::path& value) {
 #endif
 }
 
+void unset_env(const char* name) {
+#ifdef _WIN32
+    _putenv_s(name, "");  // an empty value removes the variable on Windows
+#else
+    unsetenv(name);
+#endif
+}
+
 std::string path_text(const fs::path& p) {
     const auto u = p.u8string();
     return std::string(reinterpret_cast<const char*>(u.data()), u.size());
@@ -132,6 +140,32 @@ std::size_t clear_driver_caches(const std::vector<DriverCache>& caches) {
         }
     }
     return removed;
+}
+
+ChildCacheEnvironment::ChildCacheEnvironment(const fs::path& root) {
+    const auto save_and_set = [&](const std::string& name, const fs::path& value) {
+        const std::optional<std::string> old = get_env(name.c_str());
+        saved_.push_back({name, old.has_value(), old.value_or("")});
+        set_env_path(name.c_str(), value);
+    };
+    save_and_set("BACKPROP_CACHE_DIR", root);
+    for (const DriverCache& cache : driver_caches(root)) {
+        std::error_code ignored;  // a folder that cannot be made leaves the driver without a cache: still cold
+        fs::create_directories(cache.folder, ignored);
+        save_and_set(cache.variable, cache.folder);
+    }
+    const std::optional<std::string> persistent = get_env("NEO_CACHE_PERSISTENT");
+    saved_.push_back({"NEO_CACHE_PERSISTENT", persistent.has_value(), persistent.value_or("")});
+    set_env("NEO_CACHE_PERSISTENT", "1");
+}
+
+ChildCacheEnvironment::~ChildCacheEnvironment() {
+    for (const Saved& saved : saved_) {
+        if (saved.was_set)
+            set_env(saved.name.c_str(), saved.value);
+        else
+            unset_env(saved.name.c_str());
+    }
 }
 
 fs::path kernel_cache_dir() {

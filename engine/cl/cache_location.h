@@ -35,6 +35,26 @@ std::size_t clear_driver_caches(const std::vector<DriverCache>& caches);
 // as "NAME=value" lines, in that order.
 std::vector<std::string> point_vendor_caches_under(const std::filesystem::path& cache_root);
 
+// Points BACKPROP_CACHE_DIR at `root` and every driver cache variable at its folder under `root`
+// (created), whatever the user set, for as long as the object lives; then puts back what was
+// there. A child process started meanwhile runs with exactly these caches: `backprop bench`
+// times a cold start (an empty root) and a warm one (the root the cold start filled) so.
+class ChildCacheEnvironment {
+public:
+    explicit ChildCacheEnvironment(const std::filesystem::path& root);
+    ~ChildCacheEnvironment();
+    ChildCacheEnvironment(const ChildCacheEnvironment&) = delete;
+    ChildCacheEnvironment& operator=(const ChildCacheEnvironment&) = delete;
+
+private:
+    struct Saved {
+        std::string name;
+        bool was_set = false;
+        std::string value;
+    };
+    std::vector<Saved> saved_;
+};
+
 // point_vendor_caches_under(cache_root()).
 std::vector<std::string> point_vendor_caches_into_cache_root();
 

@@ -1,0 +1,221 @@
+#include "app/cli/bench_report.h"
+
+#include <cmath>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "engine/session/build_info.h"
+#include "engine/session/number_text.h"
+
+namespace bps::cli {
+
+namespace {
+std::string fixed(double value, int decimals) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(decimals) << value;
+    return text.str();
+}
+
+// Three significant figures at most: "0.61", "14.2", "1,234".
+std::string short_number(double value) {
+    if (value >= 1000) return session::format_thousands(static_cast<std::uint64_t>(std::llround(value)));
+    if (value >= 100) return fixed(value, 0);
+    if (value >= 10) return fixed(value, 1);
+    return fixed(value, 2);
+}
+
+std::string percent(const std::optional<double>& fraction) {
+    if (!fraction) return "-";
+    return *fraction < 0.01 ? fixed(100 * *fraction, 1) + "%" : fixed(100 * *fraction, 0) + "%";
+}
+
+std::string seconds_text(const std::optional<double>& seconds) {
+    return seconds ? session::format_milliseconds(1000 * *seconds) : "-";
+}
+
+std::string padded(std::string text, std::size_t width, bool right = false) {
+    if (text.size() >= width) return text + " ";
+    const std::string fill(width - text.size(), ' ');
+    return (right ? fill + text : text + fill) + " ";
+}
+
+std::string device_heading(const device::DeviceDescription& device) {
+    return "device " + std::to_string(device.index) + ": " + device.name + " (" +
+           std::string(device::kind_name(device.kind)) + ", " + device.platform_name + ", driver " +
+           device.driver_version + ")";
+}
+
+nlohmann::json optional_json(const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json device_fields(const device::DeviceDescription& device) {
+    return {{"engine", engine_name()},          {"device", device.name},
+            {"device_index", device.index},     {"device_kind", std::string(device::kind_name(device.kind))},
+            {"platform", device.platform_name}, {"driver", device.driver_version}};
+}
+}  // namespace
+
+StepRates step_rates(const BenchEntry& entry, const std::optional<bench::DeviceMicrobenchmarks>& micro) {
+    StepRates rates;
+    if (!entry.timing || entry.batch <= 0) return rates;
+    const double steps_per_s = entry.timing->images_per_s / entry.batch;
+    rates.gflops_per_s = entry.work.flops * steps_per_s / 1e9;
+    rates.gb_per_s = entry.work.bytes * steps_per_s / 1e9;
+    if (micro && micro->best_gflops_per_s() > 0) rates.of_sgemm_peak = rates.gflops_per_s / micro->best_gflops_per_s();
+    if (micro && micro->copy_gb_per_s > 0) rates.of_bandwidth = rates.gb_per_s / micro->copy_gb_per_s;
+    return rates;
+}
+
+std::string engine_name() {
+    const std::string version = session::program_version();  // "0.1.0 (git ...)"
+    return "backprop-studio-" + version.substr(0, version.find(' '));
+}
+
+void print_device_table(std::ostream& out, const DeviceBench& result, bool per_layer) {
+    out << "\n" << device_heading(result.device) << "\n";
+    if (!result.error.empty()) {
+        out << "  failed: " << result.error << "\n";
+        return;
+    }
+    if (result.micro) {
+        const bench::DeviceMicrobenchmarks& micro = *result.micro;
+        out << "  copy bandwidth " << short_number(micro.copy_gb_per_s) << " GB/s ("
+            << session::format_bytes(micro.copy_bytes) << " buffers); kernel launch " << short_number(micro.enqueue_us)
+            << " us, with the wait " << short_number(micro.enqueue_finish_us) << " us\n  SGEMM";
+        for (const bench::SgemmRate& rate : micro.sgemm) {
+            out << "  " << rate.size << ": " << short_number(rate.gflops_per_s) << " GFLOP/s";
+            if (rate.max_relative_error > bench::sgemm_tolerance)
+                out << " (WRONG RESULTS: relative error " << rate.max_relative_error << ")";
+        }
+        out << "\n";
+    }
+    out << "\n  " << padded("net", 14) << padded("batch", 6, true) << padded("images/s", 11, true)
+        << padded("step", 9, true) << padded("first batch cold / warm", 25, true) << padded("memory", 10, true)
+        << padded("launches/step", 19, true) << padded("GFLOP/s", 9, true) << padded("of SGEMM", 9, true)
+        << padded("GB/s", 8, true) << padded("of copy", 8, true) << "\n";
+    for (const BenchEntry& entry : result.entries) {
+        out << "  " << padded(entry.net, 14) << padded(std::to_string(entry.batch), 6, true);
+        if (!entry.timing) {
+            out << "  failed: " << entry.error << "\n";
+            continue;
+        }
+        const bench::StepTiming& timing = *entry.timing;
+        const StepRates rates = step_rates(entry, result.micro);
+        std::string first = "-";
+        if (entry.first_batch)
+            first = entry.first_batch->error.empty() || entry.first_batch->warm_seconds
+                        ? seconds_text(entry.first_batch->cold_seconds) + " / " +
+                              seconds_text(entry.first_batch->warm_seconds)
+                        : "failed";
+        out << padded(session::format_thousands(static_cast<std::uint64_t>(std::llround(timing.images_per_s))), 11,
+                      true)
+            << padded(session::format_milliseconds(timing.step_ms), 9, true) << padded(first, 25, true)
+            << padded(session::format_bytes(timing.device_bytes), 10, true)
+            << padded(
+                   std::to_string(timing.kernels_per_step) + " + " + std::to_string(timing.gemms_per_step) + " GEMMs",
+                   19, true)
+            << padded(short_number(rates.gflops_per_s), 9, true) << padded(percent(rates.of_sgemm_peak), 9, true)
+            << padded(short_number(rates.gb_per_s), 8, true) << padded(percent(rates.of_bandwidth), 8, true) << "\n";
+        if (entry.first_batch && !entry.first_batch->error.empty())
+            out << "    first batch: " << entry.first_batch->error << "\n";
+        if (per_layer) {
+            for (const model::LayerTiming& layer : timing.layers)
+                out << "      " << padded(layer.name, 22)
+                    << padded(session::format_milliseconds(layer.forward_ms), 10, true)
+                    << padded(session::format_milliseconds(layer.backward_ms), 10, true) << "\n";
+        }
+    }
+}
+
+void print_side_by_side(std::ostream& out, const std::vector<DeviceBench>& results) {
+    if (results.size() < 2) return;
+    out << "\nimages/s side by side\n  " << padded("net", 14) << padded("batch", 6, true);
+    for (const DeviceBench& result : results) out << padded("device " + std::to_string(result.device.index), 12, true);
+    out << "\n";
+    // Every device ran the same list of entries, so rows line up by position.
+    const std::vector<BenchEntry>* rows = nullptr;
+    for (const DeviceBench& result : results)
+        if (!rows || result.entries.size() > rows->size()) rows = &result.entries;
+    for (std::size_t row = 0; rows && row < rows->size(); ++row) {
+        out << "  " << padded((*rows)[row].net, 14) << padded(std::to_string((*rows)[row].batch), 6, true);
+        for (const DeviceBench& result : results) {
+            const bool ran = row < result.entries.size() && result.entries[row].timing;
+            out << padded(ran ? session::format_thousands(
+                                    static_cast<std::uint64_t>(std::llround(result.entries[row].timing->images_per_s)))
+                              : "failed",
+                          12, true);
+        }
+        out << "\n";
+    }
+}
+
+void print_device_json(std::ostream& out, const DeviceBench& result) {
+    nlohmann::json line = device_fields(result.device);
+    line["record"] = "device";
+    if (!result.error.empty()) line["error"] = result.error;
+    if (result.micro) {
+        const bench::DeviceMicrobenchmarks& micro = *result.micro;
+        nlohmann::json sgemm = nlohmann::json::array();
+        for (const bench::SgemmRate& rate : micro.sgemm)
+            sgemm.push_back({{"size", rate.size},
+                             {"gflops_per_s", rate.gflops_per_s},
+                             {"ms", rate.milliseconds},
+                             {"repeats", rate.repeats},
+                             {"max_relative_error", rate.max_relative_error},
+                             {"correct", rate.max_relative_error <= bench::sgemm_tolerance}});
+        line["copy_bytes"] = micro.copy_bytes;
+        line["copy_gb_per_s"] = micro.copy_gb_per_s;
+        line["sgemm"] = sgemm;
+        line["sgemm_best_gflops_per_s"] = micro.best_gflops_per_s();
+        line["enqueue_us"] = micro.enqueue_us;
+        line["enqueue_finish_us"] = micro.enqueue_finish_us;
+    }
+    out << line.dump() << std::endl;  // a line a reader can use at once, and kept if the run is cut short
+}
+
+void print_entry_json(std::ostream& out, const DeviceBench& result, const BenchEntry& entry) {
+    nlohmann::json line = device_fields(result.device);
+    line["record"] = "training";
+    line["net"] = entry.net;
+    if (!entry.project.empty()) line["project"] = entry.project;
+    line["batch"] = entry.batch;
+    if (!entry.timing) {
+        line["error"] = entry.error;
+        out << line.dump() << std::endl;
+        return;
+    }
+    const bench::StepTiming& timing = *entry.timing;
+    const StepRates rates = step_rates(entry, result.micro);
+    line["steps"] = timing.steps;
+    line["runs"] = timing.run_seconds.size();
+    line["run_s"] = timing.run_seconds;
+    line["images_per_s"] = timing.images_per_s;
+    line["forward_ms"] = timing.forward_ms;
+    line["forward_backward_ms"] = timing.forward_backward_ms;
+    line["step_ms"] = timing.step_ms;
+    line["first_step_ms"] = timing.first_step_ms;
+    line["first_batch_cold_s"] = entry.first_batch ? optional_json(entry.first_batch->cold_seconds) : nullptr;
+    line["first_batch_warm_s"] = entry.first_batch ? optional_json(entry.first_batch->warm_seconds) : nullptr;
+    if (entry.first_batch && !entry.first_batch->error.empty()) line["first_batch_error"] = entry.first_batch->error;
+    line["device_bytes"] = timing.device_bytes;
+    line["kernels_per_step"] = timing.kernels_per_step;
+    line["gemms_per_step"] = timing.gemms_per_step;
+    line["flops_per_step"] = entry.work.flops;
+    line["bytes_per_step"] = entry.work.bytes;
+    line["step_gflops_per_s"] = rates.gflops_per_s;
+    line["step_gb_per_s"] = rates.gb_per_s;
+    line["fraction_of_sgemm_peak"] = optional_json(rates.of_sgemm_peak);
+    line["fraction_of_bandwidth"] = optional_json(rates.of_bandwidth);
+    if (!timing.layers.empty()) {
+        nlohmann::json layers = nlohmann::json::array();
+        for (const model::LayerTiming& layer : timing.layers)
+            layers.push_back(
+                {{"name", layer.name}, {"forward_ms", layer.forward_ms}, {"backward_ms", layer.backward_ms}});
+        line["layers"] = layers;
+    }
+    out << line.dump() << std::endl;  // a line a reader can use at once, and kept if the run is cut short
+}
+
+}  // namespace bps::cli

@@ -1,0 +1,30 @@
+#pragma once
+// Time to the first trained batch, as shared/bench/REFERENCE.md defines it: from the start of a
+// process to the end of its first training step, once with empty kernel caches (cold) and once
+// with the caches that start filled (warm). Only a new process shows that truthfully: drivers and
+// CLBlast keep compiled kernels in memory, and the drivers read their cache folders once, at
+// start. So `backprop bench` starts itself for it (bench --first-batch-child).
+#include <optional>
+#include <string>
+
+namespace bps::cli {
+
+// argv[0] as the program was started; main() records it before any command runs.
+void remember_program_path(const char* argv0);
+const std::string& program_path();
+
+struct FirstBatchTimes {
+    std::optional<double> cold_seconds;
+    std::optional<double> warm_seconds;
+    std::string error;  // why a start failed: the last line it wrote to stderr
+};
+
+// Starts `backprop bench --first-batch-child ARGUMENTS` twice under a new, empty cache folder
+// (removed afterwards), and times each start to its exit. ARGUMENTS must name one device, network
+// and batch size (quoted where needed).
+FirstBatchTimes time_first_batches(const std::string& arguments);
+
+// "word" quoted for the shell that std::system runs (sh or cmd.exe) when it needs it.
+std::string shell_quoted(const std::string& word);
+
+}  // namespace bps::cli
