@@ -10,24 +10,62 @@
 #include "engine/cl/device.h"
 #include "engine/cl/device_use_mark.h"
 #include "engine/cl/error.h"
+#include "engine/device/self_test.h"
 #include "engine/session/number_text.h"
 
 namespace bps::cli {
 
 const char* const devices_help =
-    "usage: backprop devices [--json] [--device INDEX|NAME] [--enable INDEX|NAME]\n"
+    "usage: backprop devices [--json] [--device INDEX|NAME] [--enable INDEX|NAME] [--check]\n"
     "\n"
     "Lists every OpenCL device of every platform. '*' marks the device training uses: the\n"
     "best by default (discrete GPU, integrated GPU, accelerator, then CPU; most compute units\n"
     "first), or the one chosen by --device or the BACKPROP_DEVICE environment variable.\n"
+    "The self-test column shows what each device's self-test found with its driver: a device\n"
+    "that computed wrong results ('WRONG') is never the default.\n"
     "\n"
     "  --json            print the same facts as JSON\n"
     "  --device D        mark device D (an index or part of its name) as chosen\n"
     "  --enable D        use device D again after it was skipped: a device is skipped when the\n"
     "                    program died twice while building kernels for it (its driver's compiler\n"
-    "                    crashed), also after its caches were cleared\n";
+    "                    crashed), also after its caches were cleared\n"
+    "  --check           run the self-test now (about a second per device) on device D given with\n"
+    "                    --device, or on every device: an SGEMM and one training step of a small\n"
+    "                    network against the C++ references, and the launch latency. It also runs\n"
+    "                    by itself before a device's first training. Exit status 1 when a device\n"
+    "                    computed wrong results or could not finish\n";
 
 namespace {
+
+std::string self_test_word(device::SelfTestState state) {
+    switch (state) {
+        case device::SelfTestState::passed:
+            return "passed";
+        case device::SelfTestState::wrong_results:
+            return "wrong results";
+        case device::SelfTestState::not_run:
+            break;
+    }
+    return "not run";
+}
+
+// Runs the self-test on each device and prints what it found; false when one was wrong or failed.
+bool check_devices(const std::vector<cl::DeviceInfo>& devices, const std::vector<std::size_t>& which,
+                   std::ostream& out) {
+    bool all_correct = true;
+    for (std::size_t index : which) {
+        const cl::DeviceInfo& device = devices.at(index);
+        std::cerr << "testing device " << device.index << " (" << device.name << ")..." << std::endl;
+        const device::SelfTestResult result = device::check_device(device);
+        all_correct = all_correct && result.correct();
+        out << "device " << device.index << " (" << device.name << "): "
+            << (result.correct()       ? ""
+                : result.error.empty() ? "WRONG RESULTS: "
+                                       : "")
+            << result.summary() << "\n";
+    }
+    return all_correct;
+}
 
 nlohmann::json to_json(const cl::DeviceInfo& device) {
     return {{"index", device.index},
@@ -46,7 +84,9 @@ nlohmann::json to_json(const cl::DeviceInfo& device) {
             {"driver_version", device.driver_version},
             {"fp16", device.fp16},
             {"fp64", device.fp64},
-            {"skipped", device.skipped.empty() ? nlohmann::json(nullptr) : nlohmann::json(device.skipped)}};
+            {"skipped", device.skipped.empty() ? nlohmann::json(nullptr) : nlohmann::json(device.skipped)},
+            {"self_test", self_test_word(device.self_test)},
+            {"self_test_summary", device.self_test_summary}};
 }
 
 void print_table(const std::vector<cl::DeviceInfo>& devices, std::optional<std::size_t> chosen) {
@@ -55,7 +95,7 @@ void print_table(const std::vector<cl::DeviceInfo>& devices, std::optional<std::
         << std::right << std::setw(4) << "CUs" << std::setw(10) << "clock" << std::setw(11) << "memory" << std::setw(11)
         << "max alloc" << std::setw(10) << "local" << std::setw(6) << "WG"
         << "  " << std::left << std::setw(22) << "OpenCL C" << std::setw(12) << "driver"
-        << "fp16 fp64  platform\n";
+        << "fp16 fp64  self-test  platform\n";
     for (const cl::DeviceInfo& device : devices) {
         std::string name = device.name.size() > 42 ? device.name.substr(0, 41) + "~" : device.name;
         out << (device.index == chosen   ? " * "
@@ -68,6 +108,10 @@ void print_table(const std::vector<cl::DeviceInfo>& devices, std::optional<std::
             << session::format_bytes(device.local_memory_bytes) << std::setw(6) << device.max_work_group_size << "  "
             << std::left << std::setw(22) << device.opencl_c_version << std::setw(12) << device.driver_version
             << std::setw(5) << (device.fp16 ? "yes" : "no") << std::setw(6) << (device.fp64 ? "yes" : "no")
+            << std::setw(11)
+            << (device.self_test == device::SelfTestState::passed          ? "passed"
+                : device.self_test == device::SelfTestState::wrong_results ? "WRONG"
+                                                                           : "-")
             << device.platform_name << "\n";
     }
     std::cout << out.str();
@@ -79,9 +123,10 @@ int run_devices(Arguments& arguments) {
     const bool as_json = arguments.take_flag("--json");
     const std::string request = cl::device_request(arguments.take_option("--device"));
     const std::optional<std::string> enable = arguments.take_option("--enable");
+    const bool check = arguments.take_flag("--check");
     arguments.expect_nothing_left();
 
-    const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
+    std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     if (devices.empty()) {
         if (as_json)
             std::cout << nlohmann::json{{"devices", nlohmann::json::array()}, {"chosen", nullptr}, {"default", nullptr}}
@@ -96,6 +141,18 @@ int run_devices(Arguments& arguments) {
                   << (was_skipped ? " is used again" : " was not skipped") << "\n";
         return exit_ok;
     }
+    bool checks_correct = true;
+    if (check) {
+        std::vector<std::size_t> which;
+        if (!request.empty())
+            which.push_back(cl::find_device(devices, request));
+        else
+            for (const cl::DeviceInfo& device : devices) which.push_back(device.index);
+        // With --json, stdout holds only the JSON.
+        checks_correct = check_devices(devices, which, as_json ? std::cerr : std::cout);
+        devices = cl::discover_devices();  // with the results just stored
+        if (!as_json) std::cout << "\n";
+    }
     // Every device may be skipped: the table still shows them, and why.
     const std::size_t best = cl::default_device_index(devices);
     std::optional<std::size_t> chosen;
@@ -105,7 +162,8 @@ int run_devices(Arguments& arguments) {
     } catch (const std::runtime_error& error) {
         // A request that names no device is an error (find_device throws it); a skipped device,
         // asked for or the default when all are, is shown below the table with why.
-        if (devices.at(cl::find_device(devices, request)).skipped.empty()) throw;
+        const cl::DeviceInfo& asked = devices.at(cl::find_device(devices, request));
+        if (asked.skipped.empty() && asked.self_test != device::SelfTestState::wrong_results) throw;
         unusable = error.what();
     }
 
@@ -113,11 +171,14 @@ int run_devices(Arguments& arguments) {
         nlohmann::json list = nlohmann::json::array();
         for (const cl::DeviceInfo& device : devices) list.push_back(to_json(device));
         std::cout << nlohmann::json{{"devices", list},
-                                    {"default", devices[best].skipped.empty() ? nlohmann::json(best) : nullptr},
+                                    {"default", devices[best].skipped.empty() &&
+                                                        devices[best].self_test != device::SelfTestState::wrong_results
+                                                    ? nlohmann::json(best)
+                                                    : nullptr},
                                     {"chosen", chosen ? nlohmann::json(*chosen) : nullptr}}
                          .dump(2)
                   << "\n";
-        return exit_ok;
+        return checks_correct ? exit_ok : exit_failure;
     }
     print_table(devices, chosen);
     std::cout << "\n";
@@ -125,6 +186,9 @@ int run_devices(Arguments& arguments) {
         if (!device.skipped.empty())
             std::cout << "- device " << device.index << " (" << device.name << ") is skipped: " << device.skipped
                       << "\n";
+    for (const cl::DeviceInfo& device : devices)
+        if (device.skipped.empty() && device.self_test == device::SelfTestState::wrong_results)
+            std::cout << "! " << device::wrong_results_warning(device) << "\n";
     if (!chosen)
         std::cout << unusable << "\n";
     else if (request.empty())
@@ -132,7 +196,7 @@ int run_devices(Arguments& arguments) {
     else
         std::cout << "* chosen by request '" << request << "': " << devices[*chosen].name << " (the default would be "
                   << best << ")\n";
-    return exit_ok;
+    return checks_correct ? exit_ok : exit_failure;
 }
 
 }  // namespace bps::cli

@@ -99,11 +99,14 @@ SgemmRate measure_sgemm(ops::Runtime& runtime, int n, double seconds) {
     return rate;
 }
 
+}  // namespace
+
 // A kernel that writes one float: what a launch costs the host, with nothing to compute. The
 // launches go in bursts of 32, about a training step's worth, with a wait between bursts: a
 // driver whose queue fills up makes the host wait for the device, and that would be the device's
 // rate for tiny kernels, not the cost of a launch.
-void measure_launches(ops::Runtime& runtime, DeviceMicrobenchmarks& result) {
+LaunchLatency measure_launch_latency(ops::Runtime& runtime) {
+    LaunchLatency result;
     cl::Buffer one(runtime.context(), sizeof(float));
     cl::Kernel& fill = runtime.kernel("elementwise", "fill");
     fill.arg(0, 1).arg(1, 0.0f).arg(2, one);
@@ -126,8 +129,8 @@ void measure_launches(ops::Runtime& runtime, DeviceMicrobenchmarks& result) {
         round_trips.push_back(1000 * milliseconds_since(start));
     }
     result.enqueue_finish_us = median(round_trips);
+    return result;
 }
-}  // namespace
 
 double DeviceMicrobenchmarks::best_gflops_per_s() const {
     double best = 0;
@@ -156,7 +159,9 @@ DeviceMicrobenchmarks measure_device(ops::Runtime& runtime, const Microbenchmark
         result.sgemm.push_back(measure_sgemm(runtime, n, options.seconds_per_figure));
     }
     tell("launch latency");
-    measure_launches(runtime, result);
+    const LaunchLatency launches = measure_launch_latency(runtime);
+    result.enqueue_us = launches.enqueue_us;
+    result.enqueue_finish_us = launches.enqueue_finish_us;
     return result;
 }
 

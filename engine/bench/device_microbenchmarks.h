@@ -38,6 +38,14 @@ struct MicrobenchmarkOptions {
 // 512, 1024 and 2048; and 4096 on GPUs and accelerators.
 std::vector<int> default_sgemm_sizes(const device::DeviceDescription& device);
 
+// The host time of launching a tiny kernel: in bursts of 32 (a training step's worth, waited
+// for between bursts), and one launch with the wait for it; medians, in microseconds.
+struct LaunchLatency {
+    double enqueue_us = 0;
+    double enqueue_finish_us = 0;
+};
+LaunchLatency measure_launch_latency(ops::Runtime& runtime);
+
 // A sampled SGEMM entry off by more than this relative error (float32 sums of n products of
 // values in [-1, 1]) means the device computes wrong results.
 constexpr double sgemm_tolerance = 1e-3;

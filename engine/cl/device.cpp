@@ -9,6 +9,7 @@
 #include "engine/cl/device_use_mark.h"
 #include "engine/cl/error.h"
 #include "engine/cl/opencl_loader.h"
+#include "engine/device/self_test_record.h"
 
 namespace bps::cl {
 
@@ -104,6 +105,7 @@ std::vector<DeviceInfo> discover_devices() {
             devices.push_back(describe(platform, id));
             devices.back().index = devices.size() - 1;
             devices.back().skipped = device_skip_reason(cache_root(), devices.back());
+            device::fill_self_test_state(cache_root(), devices.back());
         }
     }
     return devices;

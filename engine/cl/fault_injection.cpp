@@ -28,16 +28,17 @@ Armed& armed() {
     return state;
 }
 
-constexpr std::array<std::pair<const char*, FaultPoint>, 6> point_names{{{"enqueue", FaultPoint::enqueue},
+constexpr std::array<std::pair<const char*, FaultPoint>, 7> point_names{{{"enqueue", FaultPoint::enqueue},
                                                                          {"allocation", FaultPoint::allocation},
                                                                          {"build", FaultPoint::build},
                                                                          {"read", FaultPoint::read},
                                                                          {"hang", FaultPoint::hang},
-                                                                         {"crash", FaultPoint::crash}}};
+                                                                         {"crash", FaultPoint::crash},
+                                                                         {"skip", FaultPoint::skip}}};
 
-// The point where a fault is counted: a hang among the launches, a crash among the builds.
+// The point where a fault is counted: a hang or a skip among the launches, a crash among the builds.
 FaultPoint counted_point(FaultPoint point) {
-    if (point == FaultPoint::hang) return FaultPoint::enqueue;
+    if (point == FaultPoint::hang || point == FaultPoint::skip) return FaultPoint::enqueue;
     if (point == FaultPoint::crash) return FaultPoint::build;
     return point;
 }
@@ -70,6 +71,7 @@ std::optional<Fault> parse_fault(const std::string& text) {
         }
     if (!named) return std::nullopt;
     if (fault.point == FaultPoint::hang) fault.status = hang_status;
+    if (fault.point == FaultPoint::skip) fault.status = skip_status;
     const std::size_t second = text.find(':', first + 1);
     const std::string count =
         text.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
@@ -134,7 +136,9 @@ cl_int injected_fault(FaultPoint point) {
     if (counted_point(state.fault->point) != point) return CL_SUCCESS;
     if (++state.calls != state.fault->nth) return CL_SUCCESS;
     if (state.fault->point == FaultPoint::crash) std::abort();  // as a crashing compiler would
-    return state.fault->point == FaultPoint::hang ? hang_status : state.fault->status;
+    if (state.fault->point == FaultPoint::hang) return hang_status;
+    if (state.fault->point == FaultPoint::skip) return skip_status;
+    return state.fault->status;
 }
 
 cl_event hang_gate(cl_command_queue queue) {

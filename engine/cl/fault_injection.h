@@ -6,7 +6,9 @@
 // "enqueue:200" or "allocation:3:CL_MEM_OBJECT_ALLOCATION_FAILURE" (STATUS defaults to
 // CL_OUT_OF_RESOURCES). "hang:N" makes the Nth kernel launch wait, as a kernel that never ends
 // would, until release_hang() (or forever, in a CLI test of the watchdog). "crash:N" aborts the
-// process at the Nth program build, as a driver's compiler that crashes would.
+// process at the Nth program build, as a driver's compiler that crashes would. "skip:N" drops the
+// Nth kernel launch while reporting success, as a driver that miscompiles a kernel into one that
+// does nothing would: the results are wrong and nothing says so (the device self-test must).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,8 +20,9 @@ namespace bps::cl {
 // enqueue: a kernel launch; allocation: clCreateBuffer; build: a program built from source;
 // read: a copy from the device to the host; hang: a kernel launch that is enqueued but never
 // runs (counted with the enqueues); crash: the process dies in a program build (counted with
-// the builds).
-enum class FaultPoint { enqueue, allocation, build, read, hang, crash };
+// the builds); skip: a kernel launch that reports success and does nothing (counted with the
+// enqueues).
+enum class FaultPoint { enqueue, allocation, build, read, hang, crash, skip };
 
 struct Fault {
     FaultPoint point = FaultPoint::enqueue;
@@ -32,8 +35,10 @@ struct Fault {
 void arm_fault(const Fault& fault);
 void disarm_fault();
 
-// What injected_fault returns for the launch that must hang: not an OpenCL status.
+// What injected_fault returns for the launch that must hang, and for the one that must do
+// nothing: not OpenCL statuses.
 constexpr cl_int hang_status = 1;
+constexpr cl_int skip_status = 2;
 // The event the hanging launch waits on, created in the queue's context; it completes only when
 // release_hang() is called. The caller does not own it.
 cl_event hang_gate(cl_command_queue queue);

@@ -145,6 +145,7 @@ void Kernel::run(const Queue& queue, std::size_t items, std::size_t local) const
     std::size_t global = items;
     if (local != 0) global = (items + local - 1) / local * local;
     cl_int status = injected_fault(FaultPoint::enqueue);
+    if (status == skip_status) return;
     const cl_event gate = status == hang_status ? hang_gate(queue.get()) : nullptr;
     if (gate) status = CL_SUCCESS;
     if (status == CL_SUCCESS)
@@ -160,6 +161,7 @@ void Kernel::run_groups(const Queue& queue, const std::array<std::size_t, 3>& gr
     if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
     const std::size_t global[3] = {groups[0] * local[0], groups[1] * local[1], groups[2] * local[2]};
     cl_int status = injected_fault(FaultPoint::enqueue);
+    if (status == skip_status) return;
     const cl_event gate = status == hang_status ? hang_gate(queue.get()) : nullptr;
     if (gate) status = CL_SUCCESS;
     if (status == CL_SUCCESS)

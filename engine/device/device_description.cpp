@@ -52,6 +52,9 @@ std::size_t default_device_index(const std::vector<DeviceDescription>& devices) 
     if (devices.empty()) throw NoDeviceError();
     const auto better = [](const DeviceDescription& a, const DeviceDescription& b) {
         if (a.skipped.empty() != b.skipped.empty()) return a.skipped.empty();
+        const bool a_wrong = a.self_test == SelfTestState::wrong_results,
+                   b_wrong = b.self_test == SelfTestState::wrong_results;
+        if (a_wrong != b_wrong) return !a_wrong;
         if (a.kind != b.kind) return a.kind < b.kind;
         return a.compute_units > b.compute_units;
     };
@@ -67,7 +70,18 @@ std::size_t select_device(const std::vector<DeviceDescription>& devices, std::st
     if (!device.skipped.empty())
         throw std::runtime_error((request.empty() ? "every OpenCL device is skipped; device " : "device ") +
                                  std::to_string(device.index) + " (" + device.name + ") is skipped: " + device.skipped);
+    if (request.empty() && device.self_test == SelfTestState::wrong_results)
+        throw std::runtime_error("no OpenCL device is left to choose by default: " + wrong_results_warning(device) +
+                                 " (to train on it anyway, choose it by its index or name)");
     return chosen;
+}
+
+std::string wrong_results_warning(const DeviceDescription& device) {
+    if (device.self_test != SelfTestState::wrong_results) return {};
+    return "device " + std::to_string(device.index) + " (" + device.name + ", driver " + device.driver_version +
+           ") computed wrong results in its self-test: " + device.self_test_summary +
+           ". Training on it gives wrong weights: choose another device, or update its driver and run "
+           "'backprop devices --check' again";
 }
 
 std::size_t find_device(const std::vector<DeviceDescription>& devices, std::string_view request) {

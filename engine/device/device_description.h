@@ -18,6 +18,10 @@ enum class DeviceKind { DiscreteGpu, IntegratedGpu, Accelerator, Cpu };
 // "discrete GPU", "integrated GPU", "accelerator", "CPU"
 std::string_view kind_name(DeviceKind kind);
 
+// What the device's self-test (engine/device/self_test.h) found with this driver and this
+// program's kernels. A device with wrong results is never the default.
+enum class SelfTestState { not_run, passed, wrong_results };
+
 struct DeviceDescription {
     std::size_t index = 0;  // position in list_devices(), what --device INDEX refers to
     std::string platform_name;
@@ -38,6 +42,10 @@ struct DeviceDescription {
     // Why the device is skipped (the program died while building kernels for it, twice), ending
     // with how to use it again; empty for a usable device. Filled in by discovery.
     std::string skipped;
+    // The stored self-test of this device and driver, and its one-line summary with the figures
+    // ("" when not run). Filled in by discovery.
+    SelfTestState self_test = SelfTestState::not_run;
+    std::string self_test_summary;
 };
 
 // No OpenCL platform at all: an ordinary state with an explanation (no_opencl_help), not a crash.
@@ -67,13 +75,16 @@ std::vector<std::string> clear_kernel_caches();
 bool enable_device(const DeviceDescription& device);
 
 // Discrete GPU, then integrated GPU, then accelerator, then CPU; within a kind the most
-// compute units; skipped devices last. Throws NoDeviceError for an empty list.
+// compute units; devices whose self-test found wrong results after the others, and skipped
+// devices last. Throws NoDeviceError for an empty list.
 std::size_t default_device_index(const std::vector<DeviceDescription>& devices);
 
 // request: "" for the default, a decimal index, or a case-insensitive substring of the device
 // name. Throws NoDeviceError for an empty list, and std::runtime_error naming the request and
 // listing the devices when nothing fits, or saying why the device is skipped when it is (also
-// the default, when every device is).
+// the default, when every device is). The default is never a device whose self-test found wrong
+// results: when no other is left, that throws too, with the figures. A device asked for by name
+// or index is given even so (the caller warns: wrong_results_warning).
 std::size_t select_device(const std::vector<DeviceDescription>& devices, std::string_view request);
 
 // The device a request names, skipped or not (for enabling one again): select_device's rules.
@@ -82,6 +93,10 @@ std::size_t find_device(const std::vector<DeviceDescription>& devices, std::stri
 // What to suggest when the device at `failing` fails: the first CPU device that is not it, as
 // "the CPU device 'NAME' (device 1)"; "" when there is none.
 std::string cpu_device_offer(const std::vector<DeviceDescription>& devices, std::size_t failing);
+
+// "device N (NAME) computed wrong results in its self-test: SUMMARY; ..." for a device whose
+// self-test failed, saying what a learner can do; "" for any other device.
+std::string wrong_results_warning(const DeviceDescription& device);
 
 // The request the user made: the --device flag when given, else BACKPROP_DEVICE, else "".
 std::string device_request(const std::optional<std::string>& flag);

@@ -17,6 +17,8 @@
 #include "engine/cl/device_use_mark.h"
 #include "engine/cl/error.h"
 #include "engine/cl/kernel_cache.h"
+#include "engine/device/self_test_record.h"
+#include "engine/device/self_test_runner.h"
 #include "engine/io/network_weights.h"
 #include "engine/model/graph_analysis.h"
 #include "engine/model/graph_report.h"
@@ -136,6 +138,7 @@ struct TrainingJob::State {
     void save_failure_weights(JobFailure& failure, std::vector<io::NamedArray> weights,
                               std::optional<std::size_t> kept_after_batches, const char* which) const noexcept;
     std::string out_of_memory_message(const std::string& error) const;
+    void check_device_results(const cl::DeviceInfo& device, ops::Runtime& runtime) const;
 };
 
 namespace {
@@ -199,6 +202,25 @@ DataFacts facts_of(const TrainingData& data) {
 }
 
 }  // namespace
+
+// Before a device's first training (with this driver and these kernels) its self-test runs: a
+// device that computes wrong results stops the job here, with the figures, and is not the
+// default from then on. One known to be wrong and chosen by name trains with a warning.
+void TrainingJob::State::check_device_results(const cl::DeviceInfo& device, ops::Runtime& runtime) const {
+    if (device.self_test == device::SelfTestState::wrong_results) {
+        send(events.note, device::wrong_results_warning(device));
+        return;
+    }
+    if (device.self_test == device::SelfTestState::passed) return;
+    stage(Stage::preparing, "testing the device before its first training");
+    const device::SelfTestResult test = device::run_self_test(runtime);
+    device::store_self_test(cl::cache_root(), device, test);
+    if (test.correct()) return;
+    device::DeviceDescription tested = device;
+    tested.self_test = device::SelfTestState::wrong_results;
+    tested.self_test_summary = test.summary();
+    throw std::runtime_error(device::wrong_results_warning(tested) + " (it is not the default device from now on)");
+}
 
 JobFailure TrainingJob::State::failure_of(std::exception_ptr error) const {
     JobFailure failed;
@@ -480,6 +502,7 @@ void TrainingJob::State::work() {
         in_use->built();
     }
     if (control.stop_requested()) return finish(result);
+    check_device_results(device, runtime);
 
     phase = FailureKind::project;
     if (setup.task == JobTask::predict) {

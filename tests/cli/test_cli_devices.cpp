@@ -3,7 +3,9 @@
 #include <sstream>
 
 #include "tests/cli/cli.h"
+#include "tests/cli/stripes_project.h"
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 using namespace bps::test;
 
@@ -103,4 +105,54 @@ TEST_CASE("every command answers --help") {
     const ProcessResult main_help = run_command(backprop("--help"));
     CHECK(main_help.exit_code == 0);
     CHECK_THAT(main_help.output, Catch::Contains("devices") && Catch::Contains("cache"));
+}
+
+TEST_CASE("a device whose first self-test finds wrong results stops training, is marked, and is not the default") {
+    // Its own cache folder: the wrong result is stored there, and no other test may see it.
+    TempDir cache("self-test-cli"), dir("self-test-project");
+    ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", cache.path().string());
+    write_stripes(dir.path() / "images", 4);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    const nlohmann::json before = devices_json();
+    const std::size_t index = before["default"];
+    const std::string name = before["devices"][index]["name"];
+    CHECK(before["devices"][index]["self_test"] == "not run");
+    const std::string warning = "device " + std::to_string(index) + " (" + name + ", driver " +
+                                before["devices"][index]["driver_version"].get<std::string>() +
+                                ") computed wrong results in its self-test: ";
+    {
+        // A driver that drops a kernel and says nothing: the job's self-test finds it before training.
+        ScopedEnvironment fault("BACKPROP_INJECT_FAULT", "skip:1");
+        const ProcessResult failed = run_command(backprop("train " + quote(project) + " --epochs 1"));
+        INFO(failed.output);
+        CHECK(failed.exit_code == 1);
+        CHECK_THAT(failed.output, Catch::Contains(warning + "training step: class probabilities of the forward pass"));
+        CHECK_THAT(failed.output, Catch::Contains("(it is not the default device from now on)"));
+        CHECK_FALSE(std::filesystem::exists(dir.path() / "stripes.h5"));
+    }
+    const nlohmann::json after = devices_json();
+    CHECK(after["devices"][index]["self_test"] == "wrong results");
+    CHECK_THAT(after["devices"][index]["self_test_summary"].get<std::string>(),
+               Catch::StartsWith("training step: class probabilities of the forward pass, largest difference: "));
+    CHECK(after["default"] != before["default"]);
+    const ProcessResult table = run_command(backprop("devices"));
+    CHECK_THAT(table.output, Catch::Contains("WRONG"));
+    CHECK_THAT(table.output, Catch::Contains("! " + warning));
+
+    // Asked for by index it still trains, with the warning.
+    const ProcessResult chosen =
+        run_command(backprop("train " + quote(project) + " --epochs 1 --device " + std::to_string(index)));
+    INFO(chosen.output);
+    CHECK(chosen.exit_code == 0);
+    CHECK_THAT(chosen.output, Catch::Contains("note: " + warning));
+
+    // Checked again with the driver working: it passes and is the default again.
+    const ProcessResult check = run_command(backprop("devices --check --device " + std::to_string(index)));
+    INFO(check.output);
+    CHECK(check.exit_code == 0);
+    CHECK_THAT(check.output,
+               Catch::Contains("device " + std::to_string(index) + " (" + name + "): passed 4 checks in "));
+    const nlohmann::json fixed = devices_json();
+    CHECK(fixed["devices"][index]["self_test"] == "passed");
+    CHECK(fixed["default"] == before["default"]);
 }

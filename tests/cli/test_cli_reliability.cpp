@@ -162,6 +162,8 @@ TEST_CASE("a device fault stops a CLI run in plain words, keeps the weights, and
     TempDir dir("cli-device-fault");
     const std::filesystem::path project = changed_project(dir, [](nlohmann::json&) {});
     const std::filesystem::path weights = dir.path() / "kept.h5";
+    // The device's self-test (before its first training) is done, so the counts below are training's.
+    REQUIRE(run_command(backprop("devices --check")).exit_code == 0);
     ProcessResult failed;
     {
         // The 40th kernel launch falls in the second or third batch of this small network.
@@ -224,7 +226,9 @@ TEST_CASE(
     const std::filesystem::path project = changed_project(dir, [](nlohmann::json&) {});
     const std::filesystem::path weights = dir.path() / "kept.h5";
     // The 60th kernel launch waits forever, well after the first step (which compiles); the
-    // watchdog's bound is 2 s instead of 60. Before the watchdog this run never ended.
+    // watchdog's bound is 2 s instead of 60. Before the watchdog this run never ended. The
+    // device's self-test is done first, so the 60th launch is training's.
+    REQUIRE(run_command(backprop("devices --check")).exit_code == 0);
     const ProcessResult run = run_command("BACKPROP_WATCHDOG_SECONDS=2 BACKPROP_INJECT_FAULT=hang:60 " +
                                               backprop("train " + quote(project) + " --save-weights " + quote(weights)),
                                           120);

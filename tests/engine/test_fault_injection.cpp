@@ -35,8 +35,12 @@ TEST_CASE("fault texts name a point, a call count and optionally a status") {
     CHECK(hang->point == cl::FaultPoint::hang);
     CHECK(hang->nth == 60);
     CHECK(hang->status == cl::hang_status);
+    const std::optional<cl::Fault> skip = cl::parse_fault("skip:4");
+    REQUIRE(skip);
+    CHECK(skip->point == cl::FaultPoint::skip);
+    CHECK(skip->nth == 4);
     for (const char* wrong : {"", "enqueue", "enqueue:", "enqueue:0", "enqueue:x", "enqueues:1", "read:1:CL_NOPE",
-                              "enqueue:-1", "read:1:", "hang:1:CL_OUT_OF_RESOURCES"})
+                              "enqueue:-1", "read:1:", "hang:1:CL_OUT_OF_RESOURCES", "skip:1:CL_OUT_OF_RESOURCES"})
         CHECK_FALSE(cl::parse_fault(wrong));
 }
 

@@ -1,5 +1,6 @@
 #include "ui/devices/device_list_model.h"
 
+#include <QColor>
 #include <QFont>
 #include <QLocale>
 
@@ -29,6 +30,12 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
     const bool skipped = !device.skipped.empty();
     if (role == Qt::ToolTipRole && skipped)
         return tr("Skipped: %1, or select it here and press Use Again.").arg(QString::fromStdString(device.skipped));
+    const bool wrong = device.self_test == device::SelfTestState::wrong_results;
+    if (role == Qt::ToolTipRole && index.column() == SelfTest)
+        return device.self_test == device::SelfTestState::not_run
+                   ? tr("The self-test runs before this device's first training (or: backprop devices --check).")
+                   : QString::fromStdString(wrong ? device::wrong_results_warning(device) : device.self_test_summary);
+    if (role == Qt::ForegroundRole && index.column() == SelfTest && wrong) return QColor(Qt::red);
     if (role == Qt::ToolTipRole && is_default)
         return tr("Training uses this device unless you choose another (--device or BACKPROP_DEVICE).");
     if (role != Qt::DisplayRole) return {};
@@ -49,6 +56,10 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
             return QString::fromStdString(device.opencl_c_version);
         case Driver:
             return QString::fromStdString(device.driver_version);
+        case SelfTest:
+            return device.self_test == device::SelfTestState::passed ? tr("passed")
+                   : wrong                                           ? tr("WRONG RESULTS")
+                                                                     : tr("not run yet");
         case Platform:
             return QString::fromStdString(device.platform_name);
         default:
@@ -83,6 +94,8 @@ QVariant DeviceListModel::headerData(int section, Qt::Orientation orientation, i
             return tr("OpenCL C");
         case Driver:
             return tr("Driver");
+        case SelfTest:
+            return tr("Self-test");
         case Platform:
             return tr("Platform");
         default:

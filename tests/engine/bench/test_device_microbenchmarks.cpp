@@ -10,7 +10,7 @@
 
 using namespace bps;
 
-TEST_CASE("microbenchmarks measure copy, correct SGEMMs and launches; sizes past the device are left out", "[bench]") {
+TEST_CASE("microbenchmarks measure copy, correct SGEMMs and launches, and leave out sizes past the device", "[bench]") {
     ops::Runtime& runtime = test::op_runtime();
     bench::MicrobenchmarkOptions options;
     options.seconds_per_figure = 0.05;

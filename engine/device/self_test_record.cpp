@@ -1,0 +1,117 @@
+#include "engine/device/self_test_record.h"
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "engine/cl/kernel_cache.h"
+#include "engine/io/atomic_file.h"
+#include "engine/io/bounded_text.h"
+#include "kernels/embedded_kernels.h"
+
+namespace bps::device {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr const char* record_format = "backprop-studio-self-test";
+constexpr int record_version = 1;
+
+// Every kernel this program builds: a result holds only for the kernels that were tested.
+const std::string& all_kernel_sources() {
+    static const std::string sources = [] {
+        std::string text;
+        for (const kernels::EmbeddedKernelSource& kernel : kernels::embedded_sources()) {
+            text += kernel.name;
+            text += '\n';
+            text += kernel.source;
+        }
+        return text;
+    }();
+    return sources;
+}
+
+cl::CacheKey record_key(const DeviceDescription& device) {
+    return {all_kernel_sources(),    "self-test", device.platform_name,
+            device.platform_version, device.name, device.driver_version};
+}
+
+nlohmann::json number(double value) {
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+double number_from(const nlohmann::json& value) {
+    return value.is_number() ? value.get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+}  // namespace
+
+fs::path self_test_record_path(const fs::path& cache_root, const DeviceDescription& device) {
+    const cl::CacheKey key = record_key(device);
+    return cache_root / "self-test" /
+           (cl::KernelCache::device_folder_name(key) + "-" + cl::KernelCache::key_hash_hex(key) + ".json");
+}
+
+std::optional<SelfTestResult> read_self_test(const fs::path& cache_root, const DeviceDescription& device) {
+    const io::BoundedText file = io::read_bounded_text(self_test_record_path(cache_root, device), 1 << 16);
+    if (file.outcome != io::TextRead::read) return std::nullopt;
+    try {
+        const nlohmann::json record = nlohmann::json::parse(file.text);
+        if (record.at("format") != record_format || record.at("version") != record_version) return std::nullopt;
+        // The name carries a hash of these; a record of another device or driver is not this one's.
+        if (record.at("device") != device.name || record.at("driver") != device.driver_version) return std::nullopt;
+        SelfTestResult result;
+        for (const nlohmann::json& check : record.at("checks"))
+            result.checks.push_back({check.at("name").get<std::string>(), number_from(check.at("error")),
+                                     number_from(check.at("tolerance"))});
+        result.error = record.at("error").get<std::string>();
+        result.launch_us = number_from(record.at("launch_us"));
+        result.launch_finish_us = number_from(record.at("launch_finish_us"));
+        result.seconds = number_from(record.at("seconds"));
+        result.date = record.at("date").get<std::string>();
+        return result;
+    } catch (const nlohmann::json::exception&) {
+        return std::nullopt;  // damaged: tested again
+    }
+}
+
+bool store_self_test(const fs::path& cache_root, const DeviceDescription& device, const SelfTestResult& result) {
+    nlohmann::json checks = nlohmann::json::array();
+    for (const SelfTestCheck& check : result.checks)
+        checks.push_back(
+            {{"name", check.name}, {"error", number(check.error)}, {"tolerance", number(check.tolerance)}});
+    const nlohmann::json record{{"format", record_format},
+                                {"version", record_version},
+                                {"device", device.name},
+                                {"platform", device.platform_name},
+                                {"platform_version", device.platform_version},
+                                {"driver", device.driver_version},
+                                {"date", result.date},
+                                {"correct", result.correct()},
+                                {"checks", checks},
+                                {"error", result.error},
+                                {"launch_us", number(result.launch_us)},
+                                {"launch_finish_us", number(result.launch_finish_us)},
+                                {"seconds", number(result.seconds)}};
+    const fs::path path = self_test_record_path(cache_root, device);
+    try {
+        std::error_code ignored;
+        fs::create_directories(path.parent_path(), ignored);
+        io::save_atomically(path, record.dump(2) + "\n");
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+void fill_self_test_state(const fs::path& cache_root, DeviceDescription& device) {
+    const std::optional<SelfTestResult> result = read_self_test(cache_root, device);
+    if (!result || !result->error.empty()) {  // a test that could not finish says nothing
+        device.self_test = SelfTestState::not_run;
+        device.self_test_summary.clear();
+        return;
+    }
+    device.self_test = result->correct() ? SelfTestState::passed : SelfTestState::wrong_results;
+    device.self_test_summary = result->summary();
+}
+
+}  // namespace bps::device
