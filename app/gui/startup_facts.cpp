@@ -29,6 +29,8 @@ StartupFacts gather_startup_facts(std::string& warning) {
             // The engine's words name the CLI's way back; the studio has its own.
             if (std::string(error.what()).find(" is skipped: ") != std::string::npos)
                 warning += " (or select it on the Devices tab and press Use Again)";
+            if (std::string(error.what()).find(" computed wrong results ") != std::string::npos)
+                warning += " In the studio, choose it under Train on, on the Train panel.";
         }
     }
     if (!facts.device_problem.empty()) warning = facts.device_problem;

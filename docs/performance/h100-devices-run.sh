@@ -5,9 +5,10 @@
 . docs/performance/h100-setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 echo "cores: $(nproc)"
-echo "== engine tests [bench] on the GPU"
-(cd $B && BACKPROP_DEVICE=H100 timeout 120 ./engine_tests "[bench]" 2>&1 | tail -2)
-$B/backprop devices
+echo "== engine tests [bench] and [self-test] on the GPU"
+(cd $B && BACKPROP_DEVICE=H100 timeout 120 ./engine_tests "[bench],[self-test]" 2>&1 | tail -2)
+echo "== backprop devices --check"
+$B/backprop devices --check
 echo "== backprop bench --device all --json"
 timeout 400 $B/backprop bench --device all --json > $OUT/ours.jsonl 2> $OUT/ours-progress.txt; echo "exit $?"
 cat $OUT/ours.jsonl

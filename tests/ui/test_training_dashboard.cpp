@@ -29,6 +29,7 @@
 #include "engine/cl/device_use_mark.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/device/device_description.h"
+#include "engine/device/self_test_record.h"
 #include "engine/session/build_info.h"
 #include "engine/session/run_record.h"
 #include "engine/session/saved_weights.h"
@@ -38,6 +39,7 @@
 #include "ui/dashboard/train_panel.h"
 #include "ui/dashboard/training_curves.h"
 #include "ui/dashboard/training_dashboard.h"
+#include "ui/devices/device_list_model.h"
 #include "ui/devices/device_panel.h"
 #include "ui/editor/network_document.h"
 #include "ui/main_window/main_window.h"
@@ -513,6 +515,53 @@ private slots:
         QVERIFY2(!train_entry().contains("(skipped)"), qPrintable(train_entry()));
         QVERIFY(!panel->use_again_button()->isEnabled());
         QVERIFY2(panel->summary()->text().startsWith("Training runs on <b>"), qPrintable(panel->summary()->text()));
+    }
+
+    // A device whose self-test found wrong results (stored as a real test would store it) is
+    // marked on the Devices tab with the figures, and on the Train panel's list.
+    void aDeviceWithWrongResultsIsMarkedWithItsFigures() {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        const QByteArray suite_root = qgetenv("BACKPROP_CACHE_DIR");
+        qputenv("BACKPROP_CACHE_DIR", root.path().toUtf8());
+        struct Restore {
+            QByteArray value;
+            ~Restore() { qputenv("BACKPROP_CACHE_DIR", value); }
+        } restore{suite_root};
+        std::vector<device::DeviceDescription> devices = device::list_devices();
+        QVERIFY(!devices.empty());
+        device::SelfTestResult wrong;
+        wrong.checks = {{"training step: loss, relative difference", 0.37, 1e-4}};
+        wrong.date = "2026-11-25 20:00 UTC";
+        QVERIFY(device::store_self_test(root.path().toStdString(), devices[0], wrong));
+        devices = device::list_devices();
+        QCOMPARE(devices[0].self_test, device::SelfTestState::wrong_results);
+
+        auto window = make_window(devices);
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        ui::DevicePanel* panel = window->device_panel();
+        QAbstractItemModel* model = panel->table()->model();
+        const QModelIndex self_test = model->index(0, ui::DeviceListModel::SelfTest);
+        QCOMPARE(self_test.data().toString(), QString("WRONG RESULTS"));
+        QCOMPARE(self_test.data(Qt::ForegroundRole).value<QColor>(), QColor(Qt::red));
+        const QString figures = self_test.data(Qt::ToolTipRole).toString();
+        QVERIFY2(figures.contains("computed wrong results in its self-test: training step: loss, relative difference: "
+                                  "0.37 (float rounding allows 0.0001)"),
+                 qPrintable(figures));
+        QCOMPARE(model->index(0, ui::DeviceListModel::Marker).data().toString(), QString("wrong results"));
+        if (devices.size() == 1)
+            QVERIFY2(panel->summary()->text().startsWith("No device passed its self-test: <b>"),
+                     qPrintable(panel->summary()->text()));
+        QComboBox* box = window->train_panel()->device_box();
+        bool listed = false;
+        for (int i = 0; i < box->count(); ++i)
+            if (box->itemData(i).toString() == QString::number(devices[0].index)) {
+                listed = true;
+                QVERIFY2(box->itemText(i).endsWith(" (wrong results)"), qPrintable(box->itemText(i)));
+                QVERIFY(box->itemData(i, Qt::ToolTipRole).toString().contains("computed wrong results"));
+            }
+        QVERIFY(listed);
     }
 
     // A checkpoint may come from anywhere, and HDF5 1.10.8 itself can crash on some damaged files:

@@ -508,10 +508,17 @@ void TrainPanel::fill_devices() {
         if (i == best) text += tr(" (default)");
         // Skipped by the start-up crash guard: still listed, with why and how to use it again.
         if (!description.skipped.empty()) text += tr(" (skipped)");
+        // Its self-test found wrong results: never the default, and chosen only knowingly.
+        const bool wrong = description.self_test == device::SelfTestState::wrong_results;
+        if (wrong) text += tr(" (wrong results)");
         device_->addItem(text, QString::number(description.index));
         if (!description.skipped.empty())
             device_->setItemData(device_->count() - 1,
                                  tr("Skipped: %1.").arg(QString::fromStdString(description.skipped)), Qt::ToolTipRole);
+        else if (wrong)
+            device_->setItemData(device_->count() - 1,
+                                 QString::fromStdString(device::wrong_results_warning(description)) + ".",
+                                 Qt::ToolTipRole);
     }
     device_->setToolTip(
         tr("The OpenCL device the network trains on; the best one is a discrete GPU, then an "

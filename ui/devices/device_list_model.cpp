@@ -41,7 +41,7 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
         case Marker:
-            return skipped ? tr("skipped") : is_default ? tr("default") : QString();
+            return skipped ? tr("skipped") : wrong ? tr("wrong results") : is_default ? tr("default") : QString();
         case Name:
             return QString::fromStdString(device.name);
         case Kind:

@@ -10,7 +10,7 @@ namespace bps::ui {
 class DeviceListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Marker, Name, Kind, ComputeUnits, Memory, OpenClC, Driver, SelfTest, Platform, ColumnCount };
+    enum Column { Marker, Name, Kind, SelfTest, ComputeUnits, Memory, OpenClC, Driver, Platform, ColumnCount };
 
     DeviceListModel(std::vector<device::DeviceDescription> devices, std::size_t default_index,
                     QObject* parent = nullptr);

@@ -87,6 +87,13 @@ void DevicePanel::show_summary() {
                "<b>Use Again</b> to train on it."));
         return;
     }
+    // Devices with wrong results come after the others: this one is wrong only when all usable ones are.
+    if (chosen.self_test == device::SelfTestState::wrong_results) {
+        summary_->setText(tr("No device passed its self-test: <b>%1</b> computed wrong results (hover over its "
+                             "self-test for the figures). Choose it on the Train panel to train on it anyway.")
+                              .arg(QString::fromStdString(chosen.name).toHtmlEscaped()));
+        return;
+    }
     summary_->setText(
         tr("Training runs on <b>%1</b> (the default). Run <code>backprop devices</code> for every detail.")
             .arg(QString::fromStdString(chosen.name).toHtmlEscaped()));
