@@ -52,6 +52,18 @@ namespace {
 constexpr int run_timeout_ms = 180000;  // a cold kernel cache on a busy machine
 }
 
+// A temporary BACKPROP_CACHE_DIR for one test function, the suite's own put back after it.
+class OwnCacheRoot : public QTemporaryDir {
+public:
+    OwnCacheRoot() : suite_root_(qgetenv("BACKPROP_CACHE_DIR")) { qputenv("BACKPROP_CACHE_DIR", path().toUtf8()); }
+    ~OwnCacheRoot() { qputenv("BACKPROP_CACHE_DIR", suite_root_); }
+    OwnCacheRoot(const OwnCacheRoot&) = delete;
+    OwnCacheRoot& operator=(const OwnCacheRoot&) = delete;
+
+private:
+    QByteArray suite_root_;
+};
+
 class TrainingDashboardTest : public QObject {
     Q_OBJECT
     QTemporaryDir shared_;  // the image folder, written once
@@ -462,14 +474,8 @@ private slots:
     // A device the start-up crash guard skips is marked on the Devices tab and in the Train panel;
     // Use Again takes it back, on disk too, as `backprop devices --enable` does.
     void aSkippedDeviceIsShownAndUseAgainEnablesIt() {
-        QTemporaryDir root;
+        const OwnCacheRoot root;  // what is stored about the device here, no other test sees
         QVERIFY(root.isValid());
-        const QByteArray suite_root = qgetenv("BACKPROP_CACHE_DIR");
-        qputenv("BACKPROP_CACHE_DIR", root.path().toUtf8());
-        struct Restore {
-            QByteArray value;
-            ~Restore() { qputenv("BACKPROP_CACHE_DIR", value); }
-        } restore{suite_root};
         std::vector<device::DeviceDescription> devices = device::list_devices();
         QVERIFY(!devices.empty());
         // Two processes that died while building for it (ids no process has), as a crashing
@@ -520,14 +526,8 @@ private slots:
     // A device whose self-test found wrong results (stored as a real test would store it) is
     // marked on the Devices tab with the figures, and on the Train panel's list.
     void aDeviceWithWrongResultsIsMarkedWithItsFigures() {
-        QTemporaryDir root;
+        const OwnCacheRoot root;  // what is stored about the device here, no other test sees
         QVERIFY(root.isValid());
-        const QByteArray suite_root = qgetenv("BACKPROP_CACHE_DIR");
-        qputenv("BACKPROP_CACHE_DIR", root.path().toUtf8());
-        struct Restore {
-            QByteArray value;
-            ~Restore() { qputenv("BACKPROP_CACHE_DIR", value); }
-        } restore{suite_root};
         std::vector<device::DeviceDescription> devices = device::list_devices();
         QVERIFY(!devices.empty());
         device::SelfTestResult wrong;
