@@ -151,7 +151,8 @@ BenchEntry run_entry(ops::Runtime& runtime, const BenchPlan& plan, const BenchNe
     if (plan.first_batch) {
         progress(device, net.name + ", batch " + std::to_string(batch) + ": first batch, cold and warm start");
         entry.first_batch = time_first_batches("--device " + std::to_string(device.index) + " --nets " +
-                                               shell_quoted(net.name) + " --batches " + std::to_string(batch));
+                                               shell_quoted(net.project.empty() ? net.name : net.project) +
+                                               " --batches " + std::to_string(batch));
     }
     return entry;
 }

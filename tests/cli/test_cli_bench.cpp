@@ -154,6 +154,24 @@ TEST_CASE("bench reports a network that runs out of device memory and goes on wi
                    Catch::Matchers::Matches("(.|\\n)*\\n  stripes.json +" + batch + " +[0-9,]+ +[0-9.]+ ms(.|\\n)*"));
 }
 
+TEST_CASE("bench times the cold and warm start of a project from the project file") {
+    TempDir dir("bench-project-start"), cache("bench-project-cache");
+    ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", cache.path().string());
+    write_stripes(dir.path() / "images", 4);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    // Started from another folder: the started program must be given the project's path, not its name.
+    const ProcessResult result = run_command_stdout(
+        backprop("bench --nets " + quote(project) + " --batches 8 --steps 1 --runs 1 --no-device-figures --json"));
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+    const std::vector<nlohmann::json> runs = records(json_lines(result.output), "training");
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0]["net"] == "stripes.json");
+    CHECK(runs[0]["project"] == project.string());
+    CHECK(runs[0]["first_batch_cold_s"].get<double>() > 0);
+    CHECK(runs[0]["first_batch_warm_s"].get<double>() > 0);
+}
+
 TEST_CASE("bench refuses unknown networks, bad batch lists and doubled options") {
     ProcessResult result = run_command(backprop("bench --net resnet"));
     CHECK(result.exit_code == 2);
