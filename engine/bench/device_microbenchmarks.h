@@ -4,6 +4,7 @@
 // step's FLOP/s and bytes/s against these to say how much of the device a step uses.
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ struct LaunchLatency {
     double enqueue_finish_us = 0;
 };
 LaunchLatency measure_launch_latency(ops::Runtime& runtime);
+
+// Entry (i, j) of C = A B (row-major, A m x k, B k x n) against a double-precision dot product,
+// relative to the sum of the products' magnitudes (the scale of float32 rounding); NaN for a C
+// that is not a number, so that a max over entries taken with !(e <= max) stays NaN and fails.
+double sgemm_entry_error(std::span<const float> a, std::span<const float> b, std::span<const float> c, std::size_t i,
+                         std::size_t j, std::size_t k, std::size_t n);
 
 // A sampled SGEMM entry off by more than this relative error (float32 sums of n products of
 // values in [-1, 1]) means the device computes wrong results.

@@ -103,8 +103,7 @@ bool store_self_test(const fs::path& cache_root, const DeviceDescription& device
     }
 }
 
-void fill_self_test_state(const fs::path& cache_root, DeviceDescription& device) {
-    const std::optional<SelfTestResult> result = read_self_test(cache_root, device);
+void set_self_test_state(DeviceDescription& device, const std::optional<SelfTestResult>& result) {
     if (!result || !result->error.empty()) {  // a test that could not finish says nothing
         device.self_test = SelfTestState::not_run;
         device.self_test_summary.clear();
@@ -112,6 +111,10 @@ void fill_self_test_state(const fs::path& cache_root, DeviceDescription& device)
     }
     device.self_test = result->correct() ? SelfTestState::passed : SelfTestState::wrong_results;
     device.self_test_summary = result->summary();
+}
+
+void fill_self_test_state(const fs::path& cache_root, DeviceDescription& device) {
+    set_self_test_state(device, read_self_test(cache_root, device));
 }
 
 }  // namespace bps::device

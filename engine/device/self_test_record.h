@@ -20,6 +20,10 @@ std::optional<SelfTestResult> read_self_test(const std::filesystem::path& cache_
 bool store_self_test(const std::filesystem::path& cache_root, const DeviceDescription& device,
                      const SelfTestResult& result);
 
+// The device's self_test and self_test_summary from a result; none, or one that could not
+// finish, says nothing (not_run).
+void set_self_test_state(DeviceDescription& device, const std::optional<SelfTestResult>& result);
+
 // The device's self_test and self_test_summary from its stored result.
 void fill_self_test_state(const std::filesystem::path& cache_root, DeviceDescription& device);
 

@@ -217,8 +217,7 @@ void TrainingJob::State::check_device_results(const cl::DeviceInfo& device, ops:
     device::store_self_test(cl::cache_root(), device, test);
     if (test.correct()) return;
     device::DeviceDescription tested = device;
-    tested.self_test = device::SelfTestState::wrong_results;
-    tested.self_test_summary = test.summary();
+    device::set_self_test_state(tested, test);
     throw std::runtime_error(device::wrong_results_warning(tested) + " (it is not the default device from now on)");
 }
 
