@@ -8,9 +8,10 @@
 
 #include "app/cli/bench_report.h"
 #include "app/cli/commands.h"
-#include "app/cli/first_batch_timing.h"
+#include "app/cli/program_path.h"
 #include "app/cli/project_argument.h"
 #include "app/cli/terminal.h"
+#include "engine/bench/first_batch_timing.h"
 #include "engine/bench/reference_networks.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
@@ -150,8 +151,8 @@ BenchEntry run_entry(ops::Runtime& runtime, const BenchPlan& plan, const BenchNe
     }
     if (plan.first_batch) {
         progress(device, net.name + ", batch " + std::to_string(batch) + ": first batch, cold and warm start");
-        entry.first_batch = time_first_batches("--device " + std::to_string(device.index) + " --nets " +
-                                               shell_quoted(net.project.empty() ? net.name : net.project) +
+        entry.first_batch = bench::time_first_batches(program_path(), "--device " + std::to_string(device.index) + " --nets " +
+                                               bench::shell_quoted(net.project.empty() ? net.name : net.project) +
                                                " --batches " + std::to_string(batch));
     }
     return entry;

@@ -57,15 +57,10 @@ nlohmann::json device_fields(const device::DeviceDescription& device) {
 }
 }  // namespace
 
-StepRates step_rates(const BenchEntry& entry, const std::optional<bench::DeviceMicrobenchmarks>& micro) {
-    StepRates rates;
-    if (!entry.timing || entry.batch <= 0) return rates;
-    const double steps_per_s = entry.timing->images_per_s / entry.batch;
-    rates.gflops_per_s = entry.work.flops * steps_per_s / 1e9;
-    rates.gb_per_s = entry.work.bytes * steps_per_s / 1e9;
-    if (micro && micro->best_gflops_per_s() > 0) rates.of_sgemm_peak = rates.gflops_per_s / micro->best_gflops_per_s();
-    if (micro && micro->copy_gb_per_s > 0) rates.of_bandwidth = rates.gb_per_s / micro->copy_gb_per_s;
-    return rates;
+bench::StepRates step_rates(const BenchEntry& entry, const std::optional<bench::DeviceMicrobenchmarks>& micro) {
+    if (!entry.timing) return {};
+    return bench::step_rates(entry.work, entry.batch, entry.timing->images_per_s,
+                             micro ? micro->best_gflops_per_s() : 0, micro ? micro->copy_gb_per_s : 0);
 }
 
 std::string engine_name() {
@@ -102,7 +97,7 @@ void print_device_table(std::ostream& out, const DeviceBench& result, bool per_l
             continue;
         }
         const bench::StepTiming& timing = *entry.timing;
-        const StepRates rates = step_rates(entry, result.micro);
+        const bench::StepRates rates = step_rates(entry, result.micro);
         std::string first = "-";
         if (entry.first_batch)
             first = entry.first_batch->error.empty() || entry.first_batch->warm_seconds
@@ -187,7 +182,7 @@ void print_entry_json(std::ostream& out, const DeviceBench& result, const BenchE
         return;
     }
     const bench::StepTiming& timing = *entry.timing;
-    const StepRates rates = step_rates(entry, result.micro);
+    const bench::StepRates rates = step_rates(entry, result.micro);
     line["steps"] = timing.steps;
     line["runs"] = timing.run_seconds.size();
     line["run_s"] = timing.run_seconds;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli/first_batch_timing.h"
+#include "engine/bench/first_batch_timing.h"
 #include "engine/bench/device_microbenchmarks.h"
 #include "engine/bench/step_timing.h"
 #include "engine/bench/work_model.h"
@@ -22,7 +22,7 @@ struct BenchEntry {
     std::string project;  // the project file as given; empty for a reference network
     int batch = 0;
     std::optional<bench::StepTiming> timing;  // none when it failed
-    std::optional<FirstBatchTimes> first_batch;
+    std::optional<bench::FirstBatchTimes> first_batch;
     bench::StepWork work;
     std::string error;  // why it failed, with the device's name
 };
@@ -34,15 +34,8 @@ struct DeviceBench {
     std::vector<BenchEntry> entries;
 };
 
-// Derived figures of an entry on its device: the step's arithmetic and memory rates, and their
-// share of the device's best SGEMM rate and copy bandwidth (nullopt when not measured).
-struct StepRates {
-    double gflops_per_s = 0;
-    double gb_per_s = 0;
-    std::optional<double> of_sgemm_peak;
-    std::optional<double> of_bandwidth;
-};
-StepRates step_rates(const BenchEntry& entry, const std::optional<bench::DeviceMicrobenchmarks>& micro);
+// The step's arithmetic and memory rates of an entry on its device (bench::step_rates).
+bench::StepRates step_rates(const BenchEntry& entry, const std::optional<bench::DeviceMicrobenchmarks>& micro);
 
 // "backprop-studio-0.1.0": the engine field of the JSON lines, as torch_reference.py's "torch-2.11".
 std::string engine_name();

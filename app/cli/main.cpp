@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
-#include "app/cli/first_batch_timing.h"
+#include "app/cli/program_path.h"
 #include "app/cli/run_job.h"
 #include "engine/device/device_description.h"
 #include "engine/session/build_info.h"

@@ -25,7 +25,11 @@ StepTiming time_training_step(ops::Runtime& runtime, const model::NetworkSpec& s
 
     StepTiming timing;
     timing.device_bytes = network.device_bytes();
+    auto check_cancel = [&] {
+        if (options.cancel.stop_requested()) throw TimingCancelled();
+    };
     auto step = [&](bool backward, bool update) {
+        check_cancel();
         const Clock::time_point start = Clock::now();
         network.forward(batch, true);
         network.loss(batch);
@@ -51,6 +55,7 @@ StepTiming time_training_step(ops::Runtime& runtime, const model::NetworkSpec& s
     for (int run = 0; run < options.runs; ++run) {
         const Clock::time_point start = Clock::now();
         for (int i = 0; i < timing.steps; ++i) {
+            check_cancel();
             network.forward(batch, true);
             network.loss(batch);
             network.backward(batch);

@@ -1,6 +1,8 @@
 #pragma once
 // Times the training step of a network on random data: what `backprop bench` reports. Each
 // timed step ends with a queue finish, so a figure is the device time of one whole step.
+#include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,13 @@ struct StepTimingOptions {
     std::uint64_t seed = 1;
     bool per_layer = false;        // also one extra step that waits after each layer
     bool first_step_only = false;  // stop after the first step (first_step_ms and the counts)
+    // A stop request ends the timing between steps with TimingCancelled (the studio's Cancel).
+    std::stop_token cancel;
+};
+
+class TimingCancelled : public std::runtime_error {
+public:
+    TimingCancelled() : std::runtime_error("cancelled") {}
 };
 
 struct StepTiming {

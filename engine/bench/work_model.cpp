@@ -41,4 +41,16 @@ StepWork training_step_work(const model::NetworkSpec& spec, int batch_size) {
     return work;
 }
 
+StepRates step_rates(const StepWork& work, int batch_size, double images_per_s, double best_gflops_per_s,
+                     double copy_gb_per_s) {
+    StepRates rates;
+    if (batch_size <= 0) return rates;
+    const double steps_per_s = images_per_s / batch_size;
+    rates.gflops_per_s = work.flops * steps_per_s / 1e9;
+    rates.gb_per_s = work.bytes * steps_per_s / 1e9;
+    if (best_gflops_per_s > 0) rates.of_sgemm_peak = rates.gflops_per_s / best_gflops_per_s;
+    if (copy_gb_per_s > 0) rates.of_bandwidth = rates.gb_per_s / copy_gb_per_s;
+    return rates;
+}
+
 }  // namespace bps::bench

@@ -4,6 +4,7 @@
 // The counts are the least the step must do, not what the kernels happen to do: a faster kernel
 // raises the fraction, a wasteful one lowers it.
 #include <cstddef>
+#include <optional>
 
 #include "engine/model/network_spec.h"
 
@@ -25,5 +26,16 @@ struct StepWork {
 
 // Throws model::ModelError for a network that cannot be built.
 StepWork training_step_work(const model::NetworkSpec& spec, int batch_size);
+
+// A step's arithmetic and memory rates at a measured throughput, and their share of the device's
+// best SGEMM rate and copy bandwidth (nullopt where that figure is 0: not measured).
+struct StepRates {
+    double gflops_per_s = 0;
+    double gb_per_s = 0;
+    std::optional<double> of_sgemm_peak;
+    std::optional<double> of_bandwidth;
+};
+StepRates step_rates(const StepWork& work, int batch_size, double images_per_s, double best_gflops_per_s,
+                     double copy_gb_per_s);
 
 }  // namespace bps::bench

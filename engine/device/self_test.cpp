@@ -157,18 +157,6 @@ std::vector<SelfTestCheck> check_training_step(ops::Runtime& runtime) {
     return checks;
 }
 
-std::string utc_now() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm parts{};
-#ifdef _WIN32
-    gmtime_s(&parts, &now);
-#else
-    gmtime_r(&now, &parts);
-#endif
-    std::ostringstream text;
-    text << std::put_time(&parts, "%Y-%m-%d %H:%M UTC");
-    return text.str();
-}
 
 std::string figure(double value) {
     std::ostringstream text;
@@ -197,7 +185,7 @@ std::string SelfTestResult::summary() const {
 SelfTestResult run_self_test(ops::Runtime& runtime) {
     const auto start = std::chrono::steady_clock::now();
     SelfTestResult result;
-    result.date = utc_now();
+    result.date = session::format_utc_now();
     result.checks.push_back(check_sgemm(runtime));
     for (SelfTestCheck& check : check_training_step(runtime)) result.checks.push_back(std::move(check));
     const bench::LaunchLatency launches = bench::measure_launch_latency(runtime);
@@ -225,7 +213,7 @@ SelfTestResult check_device(const DeviceDescription& wanted) {
         result = run_self_test(runtime);
     } catch (const std::exception& error) {
         result.error = error.what();
-        result.date = utc_now();
+        result.date = session::format_utc_now();
         return result;
     }
     store_self_test(cl::cache_root(), device, result);

@@ -1,6 +1,10 @@
 #include "engine/session/number_text.h"
 
+#include <chrono>
 #include <cstdio>
+#include <ctime>
+#include <iomanip>
+#include <sstream>
 
 namespace bps::session {
 
@@ -72,6 +76,19 @@ std::string format_rate(double rate) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", rate);
     return text;
+}
+
+std::string format_utc_now() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm parts{};
+#ifdef _WIN32
+    gmtime_s(&parts, &now);
+#else
+    gmtime_r(&now, &parts);
+#endif
+    std::ostringstream text;
+    text << std::put_time(&parts, "%Y-%m-%d %H:%M UTC");
+    return text.str();
 }
 
 }  // namespace bps::session

@@ -3,15 +3,13 @@
 // process to the end of its first training step, once with empty kernel caches (cold) and once
 // with the caches that start filled (warm). Only a new process shows that truthfully: drivers and
 // CLBlast keep compiled kernels in memory, and the drivers read their cache folders once, at
-// start. So `backprop bench` starts itself for it (bench --first-batch-child).
+// start. So the `backprop` command line is started for it (bench --first-batch-child), by
+// `backprop bench` itself and by the studio's device comparison.
+#include <filesystem>
 #include <optional>
 #include <string>
 
-namespace bps::cli {
-
-// argv[0] as the program was started; main() records it before any command runs.
-void remember_program_path(const char* argv0);
-const std::string& program_path();
+namespace bps::bench {
 
 struct FirstBatchTimes {
     std::optional<double> cold_seconds;
@@ -19,12 +17,12 @@ struct FirstBatchTimes {
     std::string error;  // why a start failed: the last line it wrote to stderr
 };
 
-// Starts `backprop bench --first-batch-child ARGUMENTS` twice under a new, empty cache folder
+// Starts `PROGRAM bench --first-batch-child ARGUMENTS` twice under a new, empty cache folder
 // (removed afterwards), and times each start to its exit. ARGUMENTS must name one device, network
-// and batch size (quoted where needed).
-FirstBatchTimes time_first_batches(const std::string& arguments);
+// and batch size (quoted where needed). PROGRAM is a path, or a bare name the shell finds on PATH.
+FirstBatchTimes time_first_batches(const std::filesystem::path& program, const std::string& arguments);
 
 // "word" quoted for the shell that std::system runs (sh or cmd.exe) when it needs it.
 std::string shell_quoted(const std::string& word);
 
-}  // namespace bps::cli
+}  // namespace bps::bench

@@ -1,4 +1,4 @@
-#include "app/cli/first_batch_timing.h"
+#include "engine/bench/first_batch_timing.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -8,16 +8,11 @@
 
 #include "engine/cl/cache_location.h"
 
-namespace bps::cli {
+namespace bps::bench {
 
 namespace fs = std::filesystem;
 
 namespace {
-std::string& stored_program_path() {
-    static std::string path = "backprop";
-    return path;
-}
-
 std::string last_line_of(const fs::path& file) {
     std::ifstream in(file);
     std::string line, last;
@@ -47,20 +42,6 @@ std::optional<double> time_start(const std::string& command, const fs::path& err
 }
 }  // namespace
 
-void remember_program_path(const char* argv0) {
-    if (argv0 == nullptr || *argv0 == '\0') return;
-    fs::path path(argv0);
-    // A bare name was found on PATH and the shell finds it again; a relative path is made
-    // absolute now, while the working folder is the one it is relative to.
-    std::error_code ignored;
-    if (path.has_parent_path()) path = fs::absolute(path, ignored);
-    stored_program_path() = path.string();
-}
-
-const std::string& program_path() {
-    return stored_program_path();
-}
-
 std::string shell_quoted(const std::string& word) {
     if (!word.empty() && word.find_first_of(" \t\"'\\$`&|;<>()*?[]{}!#~%^") == std::string::npos) return word;
 #ifdef _WIN32
@@ -72,13 +53,13 @@ std::string shell_quoted(const std::string& word) {
 #endif
 }
 
-FirstBatchTimes time_first_batches(const std::string& arguments) {
+FirstBatchTimes time_first_batches(const fs::path& program, const std::string& arguments) {
     std::random_device entropy;
     const fs::path root = fs::temp_directory_path() / ("backprop-first-batch-" + std::to_string(entropy()));
     FirstBatchTimes times;
     {
         cl::ChildCacheEnvironment empty_caches(root);
-        const std::string command = shell_quoted(program_path()) + " bench --first-batch-child " + arguments;
+        const std::string command = shell_quoted(program.string()) + " bench --first-batch-child " + arguments;
         times.cold_seconds = time_start(command, root / "cold-errors.txt", times.error);
         if (times.cold_seconds) times.warm_seconds = time_start(command, root / "warm-errors.txt", times.error);
     }
@@ -87,4 +68,4 @@ FirstBatchTimes time_first_batches(const std::string& arguments) {
     return times;
 }
 
-}  // namespace bps::cli
+}  // namespace bps::bench
