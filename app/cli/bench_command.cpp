@@ -151,9 +151,10 @@ BenchEntry run_entry(ops::Runtime& runtime, const BenchPlan& plan, const BenchNe
     }
     if (plan.first_batch) {
         progress(device, net.name + ", batch " + std::to_string(batch) + ": first batch, cold and warm start");
-        entry.first_batch = bench::time_first_batches(program_path(), "--device " + std::to_string(device.index) + " --nets " +
-                                               bench::shell_quoted(net.project.empty() ? net.name : net.project) +
-                                               " --batches " + std::to_string(batch));
+        entry.first_batch = bench::time_first_batches(
+            program_path(), "--device " + std::to_string(device.index) + " --nets " +
+                                bench::shell_quoted(net.project.empty() ? net.name : net.project) + " --batches " +
+                                std::to_string(batch));
     }
     return entry;
 }

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/bench/first_batch_timing.h"
 #include "engine/bench/device_microbenchmarks.h"
+#include "engine/bench/first_batch_timing.h"
 #include "engine/bench/step_timing.h"
 #include "engine/bench/work_model.h"
 #include "engine/device/device_description.h"

@@ -38,15 +38,7 @@ const char* const devices_help =
 namespace {
 
 std::string self_test_word(device::SelfTestState state) {
-    switch (state) {
-        case device::SelfTestState::passed:
-            return "passed";
-        case device::SelfTestState::wrong_results:
-            return "wrong results";
-        case device::SelfTestState::not_run:
-            break;
-    }
-    return "not run";
+    return std::string(device::self_test_state_name(state));
 }
 
 // Runs the self-test on each device and prints what it found; false when one was wrong or failed.

@@ -1,6 +1,6 @@
-#include <filesystem>
-
 #include "app/cli/program_path.h"
+
+#include <filesystem>
 
 namespace bps::cli {
 

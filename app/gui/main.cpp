@@ -8,6 +8,7 @@
 #include <QStyleHints>
 #include <cstdlib>
 
+#include "app/gui/comparison_controller.h"
 #include "app/gui/dataset_download.h"
 #include "app/gui/dataset_loading.h"
 #include "app/gui/startup_facts.h"
@@ -89,6 +90,17 @@ int main(int argc, char** argv) {
     const QString unsaved_runs =
         QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/backprop-studio/unsaved-runs";
     bps::app::TrainingController training(&window, unsaved_runs.toStdString());
+    // Compare Devices: its kept results live beside the studio's other data.
+    const QString comparisons = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                                "/backprop-studio/device-comparisons.json";
+    bps::app::ComparisonController comparison(&window, comparisons.toStdString(),
+                                              bps::app::ComparisonController::command_line_beside_studio());
+    comparison.busy_reason = [&training] {
+        return training.running() ? QObject::tr(
+                                        "A training run is using the devices: stop it first, so that the "
+                                        "figures are the device's alone.")
+                                  : QString();
+    };
     window.start(files.isEmpty() ? QString() : files.front());
     window.show();
     if (!warning.empty()) bps::app::show_startup_warning(&window, warning);

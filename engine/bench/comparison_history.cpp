@@ -19,18 +19,13 @@ namespace {
 constexpr const char* format_name = "backprop-device-comparisons";
 constexpr int format_version = 1;
 
-const char* self_test_word(device::SelfTestState state) {
-    switch (state) {
-        case device::SelfTestState::passed: return "passed";
-        case device::SelfTestState::wrong_results: return "wrong results";
-        case device::SelfTestState::not_run: break;
-    }
-    return "not run";
+std::string self_test_word(device::SelfTestState state) {
+    return std::string(device::self_test_state_name(state));
 }
 
 device::SelfTestState self_test_state(const std::string& word) {
-    if (word == "passed") return device::SelfTestState::passed;
-    if (word == "wrong results") return device::SelfTestState::wrong_results;
+    for (const device::SelfTestState state : {device::SelfTestState::passed, device::SelfTestState::wrong_results})
+        if (device::self_test_state_name(state) == word) return state;
     return device::SelfTestState::not_run;
 }
 
@@ -243,34 +238,33 @@ std::string comparison_csv(const std::vector<ComparisonRecord>& records) {
             std::string error = result.error;
             if (error.empty() && result.cancelled) error = "cancelled";
             if (error.empty() && !result.start_error.empty()) error = "first batch: " + result.start_error;
-            const std::vector<std::string> fields = {
-                record.date,
-                record.project,
-                record.network,
-                std::to_string(record.batch_size),
-                std::to_string(record.curve_batches),
-                std::to_string(device.index),
-                device.name,
-                device.platform_name,
-                device.driver_version,
-                std::string(device::kind_name(device.kind)),
-                self_test_word(device.self_test),
-                csv_number(result.images_per_s),
-                csv_number(result.step_ms),
-                csv_number(result.cold_start_s),
-                csv_number(result.warm_start_s),
-                csv_number(result.copy_gb_per_s),
-                csv_number(result.sgemm_gflops_per_s),
-                csv_number(result.step_gflops_per_s),
-                csv_number(result.step_gb_per_s),
-                csv_number(result.of_sgemm_peak),
-                csv_number(result.of_bandwidth),
-                std::to_string(result.device_bytes),
-                std::to_string(result.kernels_per_step),
-                std::to_string(result.gemms_per_step),
-                result.losses.empty() ? "" : csv_number(result.losses.front()),
-                result.losses.empty() ? "" : csv_number(result.losses.back()),
-                error};
+            const std::vector<std::string> fields = {record.date,
+                                                     record.project,
+                                                     record.network,
+                                                     std::to_string(record.batch_size),
+                                                     std::to_string(record.curve_batches),
+                                                     std::to_string(device.index),
+                                                     device.name,
+                                                     device.platform_name,
+                                                     device.driver_version,
+                                                     std::string(device::kind_name(device.kind)),
+                                                     self_test_word(device.self_test),
+                                                     csv_number(result.images_per_s),
+                                                     csv_number(result.step_ms),
+                                                     csv_number(result.cold_start_s),
+                                                     csv_number(result.warm_start_s),
+                                                     csv_number(result.copy_gb_per_s),
+                                                     csv_number(result.sgemm_gflops_per_s),
+                                                     csv_number(result.step_gflops_per_s),
+                                                     csv_number(result.step_gb_per_s),
+                                                     csv_number(result.of_sgemm_peak),
+                                                     csv_number(result.of_bandwidth),
+                                                     std::to_string(result.device_bytes),
+                                                     std::to_string(result.kernels_per_step),
+                                                     std::to_string(result.gemms_per_step),
+                                                     result.losses.empty() ? "" : csv_number(result.losses.front()),
+                                                     result.losses.empty() ? "" : csv_number(result.losses.back()),
+                                                     error};
             for (std::size_t i = 0; i < fields.size(); ++i) {
                 if (i > 0) csv += ',';
                 csv += csv_field(fields[i]);

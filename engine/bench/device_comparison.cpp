@@ -92,8 +92,7 @@ void run_self_test_if_needed(ops::Runtime& runtime, const cl::DeviceInfo& device
     device::set_self_test_state(result.device, test);
 }
 
-void measure_figures(ops::Runtime& runtime, DeviceComparison& result, const Reporter& report,
-                     std::stop_token cancel) {
+void measure_figures(ops::Runtime& runtime, DeviceComparison& result, const Reporter& report, std::stop_token cancel) {
     const DeviceMicrobenchmarks micro = measure_device(runtime, {}, [&](const std::string& what) {
         throw_if_cancelled(cancel);
         report(figures, what, 0.5);
@@ -102,8 +101,7 @@ void measure_figures(ops::Runtime& runtime, DeviceComparison& result, const Repo
     result.sgemm_gflops_per_s = micro.best_gflops_per_s();
 }
 
-void time_steps(ops::Runtime& runtime, const ComparisonSetup& setup, DeviceComparison& result,
-                std::stop_token cancel) {
+void time_steps(ops::Runtime& runtime, const ComparisonSetup& setup, DeviceComparison& result, std::stop_token cancel) {
     StepTimingOptions options;
     options.batch_size = setup.batch_size;
     options.seed = setup.seed;

@@ -36,7 +36,7 @@ struct ComparisonSetup {
     std::string project;  // the project's file (for the cold and warm starts); empty for a reference network
     std::vector<std::size_t> devices;  // DeviceDescription::index of each device, compared in this order
     int batch_size = 64;
-    int curve_batches = 50;  // training steps of the loss curve (1 to 100000)
+    int curve_batches = 50;              // training steps of the loss curve (1 to 100000)
     train::OptimizerSettings optimizer;  // of the loss curve; the timing uses bench's SGD 0.01
     std::uint64_t seed = 1;              // the starting weights and the synthetic batches
     bool device_figures = true;          // copy bandwidth, SGEMM and launch latency
@@ -60,7 +60,7 @@ struct DeviceComparison {
 
     // Training on this device, measured as `backprop bench` does (engine/bench/step_timing.h).
     double images_per_s = 0;
-    double step_ms = 0;  // one whole step waited for on its own (median)
+    double step_ms = 0;                                // one whole step waited for on its own (median)
     std::optional<double> cold_start_s, warm_start_s;  // program start to the first trained batch
     std::string start_error;                           // why those could not be timed
     std::size_t device_bytes = 0, kernels_per_step = 0, gemms_per_step = 0;

@@ -15,6 +15,18 @@ std::string lower(std::string_view text) {
 }
 }  // namespace
 
+std::string_view self_test_state_name(SelfTestState state) {
+    switch (state) {
+        case SelfTestState::passed:
+            return "passed";
+        case SelfTestState::wrong_results:
+            return "wrong results";
+        case SelfTestState::not_run:
+            break;
+    }
+    return "not run";
+}
+
 std::string_view kind_name(DeviceKind kind) {
     switch (kind) {
         case DeviceKind::DiscreteGpu:

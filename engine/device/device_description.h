@@ -22,6 +22,9 @@ std::string_view kind_name(DeviceKind kind);
 // program's kernels. A device with wrong results is never the default.
 enum class SelfTestState { not_run, passed, wrong_results };
 
+// "passed", "wrong results", "not run": how the CLI, its JSON and saved comparisons name a state.
+std::string_view self_test_state_name(SelfTestState state);
+
 struct DeviceDescription {
     std::size_t index = 0;  // position in list_devices(), what --device INDEX refers to
     std::string platform_name;

@@ -157,7 +157,6 @@ std::vector<SelfTestCheck> check_training_step(ops::Runtime& runtime) {
     return checks;
 }
 
-
 std::string figure(double value) {
     std::ostringstream text;
     text << std::setprecision(2) << value;

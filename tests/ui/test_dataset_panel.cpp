@@ -26,6 +26,7 @@
 #include "datasets/download.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
+#include "ui/devices/comparison_panel.h"
 #include "ui/main_window/main_window.h"
 
 namespace fs = std::filesystem;
@@ -447,12 +448,15 @@ private slots:
         facts.dataset_catalogue = {absent_entry("absent")};
         facts.data_root = root();
         bps::ui::MainWindow window(std::move(facts));
-        // The network editor comes first, its training next, then Devices and Datasets.
+        // The network editor comes first, its training next, then Devices with their comparison,
+        // and Datasets.
         QCOMPARE(window.panels()->tabText(0), QString("Network"));
         QCOMPARE(window.panels()->tabText(1), QString("Training"));
         QCOMPARE(window.panels()->tabText(2), QString("Devices"));
-        QCOMPARE(window.panels()->tabText(3), QString("Datasets"));
-        QCOMPARE(window.panels()->widget(3), static_cast<QWidget*>(window.dataset_panel()));
+        QCOMPARE(window.panels()->tabText(3), QString("Compare Devices"));
+        QCOMPARE(window.panels()->widget(3), static_cast<QWidget*>(window.comparison_panel()));
+        QCOMPARE(window.panels()->tabText(4), QString("Datasets"));
+        QCOMPARE(window.panels()->widget(4), static_cast<QWidget*>(window.dataset_panel()));
         QCOMPARE(window.dataset_panel()->model()->rowCount(), 1);
     }
 };

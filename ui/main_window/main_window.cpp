@@ -30,6 +30,7 @@
 #include "ui/dashboard/training_dashboard.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
+#include "ui/devices/comparison_panel.h"
 #include "ui/devices/device_panel.h"
 #include "ui/editor/inspector_dock.h"
 #include "ui/editor/network_document.h"
@@ -71,6 +72,7 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
       document_(new NetworkDocument(this)),
       panels_(new QTabWidget(this)),
       device_panel_(new DevicePanel(facts.devices, facts.default_device, facts.device_problem, panels_)),
+      comparison_panel_(new ComparisonPanel(facts.devices, panels_)),
       dataset_panel_(new DatasetPanel(std::move(facts.dataset_catalogue), std::move(facts.data_root), panels_)),
       recovery_(new ProjectRecovery(document_, folder_or_default(facts.recovery_folder), this)),
       prompts_(dialog_prompts(this)),
@@ -79,6 +81,7 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
     setAcceptDrops(true);
     panels_->setObjectName("panels");
     panels_->addTab(device_panel_, tr("Devices"));
+    panels_->addTab(comparison_panel_, tr("Compare Devices"));
     panels_->addTab(dataset_panel_, tr("Datasets"));
     setCentralWidget(panels_);
     dataset_status_ = new QLabel(QString::fromStdString(facts.dataset_status), this);

@@ -31,6 +31,7 @@ class QTabWidget;
 
 namespace bps::ui {
 
+class ComparisonPanel;
 class DatasetPanel;
 class DevicePanel;
 class InspectorDock;
@@ -82,6 +83,7 @@ public:
     SummaryDock* summary_dock() const { return summary_; }
     ProjectRecovery* recovery() const { return recovery_; }
     DevicePanel* device_panel() const { return device_panel_; }
+    ComparisonPanel* comparison_panel() const { return comparison_panel_; }
     DatasetPanel* dataset_panel() const { return dataset_panel_; }
     TrainPanel* train_panel() const { return train_panel_; }
     TrainingDashboard* dashboard() const { return dashboard_; }
@@ -192,6 +194,7 @@ private:
     NetworkDocument* document_;
     QTabWidget* panels_;
     DevicePanel* device_panel_;
+    ComparisonPanel* comparison_panel_;
     DatasetPanel* dataset_panel_;
     ProjectRecovery* recovery_;
     QLabel* dataset_status_ = nullptr;

@@ -53,8 +53,8 @@ std::vector<double> reference_losses(const bench::ComparisonSetup& setup) {
     std::vector<double> losses;
     for (int step = 0; step < setup.curve_batches; ++step) {
         const bench::SyntheticBatch data = bench::comparison_batch(setup.network, 4, n, setup.seed, step);
-        std::vector<float> logits(static_cast<std::size_t>(n) * 4), dlogits(logits.size()), sample_loss(n),
-            correct(n), dx(data.images.size()), dweight(weight.size()), dbias(bias.size());
+        std::vector<float> logits(static_cast<std::size_t>(n) * 4), dlogits(logits.size()), sample_loss(n), correct(n),
+            dx(data.images.size()), dweight(weight.size()), dbias(bias.size());
         ref::dense_forward<float>(x_shape, weight_shape, data.images, weight, bias, logits);
         ref::softmax_cross_entropy<float>(4, logits, data.labels, dlogits, sample_loss, correct);
         double sum = 0;
@@ -74,10 +74,11 @@ TEST_CASE("a device comparison measures the step and trains the reference's loss
     setup.optimizer.learning_rate = 0.5f;  // a curve that visibly falls in four steps
     std::vector<bench::ComparisonProgress> progress;
     std::vector<bench::DeviceComparison> done;
-    const std::vector<bench::DeviceComparison> results = bench::compare_devices(
-        setup, {[&](const bench::ComparisonProgress& p) { progress.push_back(p); },
-                [&](const bench::DeviceComparison& d) { done.push_back(d); }},
-        {});
+    const std::vector<bench::DeviceComparison> results =
+        bench::compare_devices(setup,
+                               {[&](const bench::ComparisonProgress& p) { progress.push_back(p); },
+                                [&](const bench::DeviceComparison& d) { done.push_back(d); }},
+                               {});
     REQUIRE(results.size() == 1);
     const bench::DeviceComparison& result = results.front();
     INFO(result.error);
@@ -108,8 +109,7 @@ TEST_CASE("a device comparison measures the step and trains the reference's loss
     CHECK(progress.back().fraction <= 1.0);
 }
 
-TEST_CASE("a device comparison measures the device's own figures and the step's share of them",
-          "[bench][comparison]") {
+TEST_CASE("a device comparison measures the device's own figures and the step's share of them", "[bench][comparison]") {
     bench::ComparisonSetup setup = small_setup(bench::reference_network("mlp"));
     setup.network_name = "mlp";
     setup.device_figures = true;
@@ -130,13 +130,13 @@ TEST_CASE("a stop request ends the device in progress and leaves out the rest", 
     setup.devices = {test::test_device().index, test::test_device().index};
     std::stop_source cancel;
     std::size_t reported_done = 0;
-    const std::vector<bench::DeviceComparison> results = bench::compare_devices(
-        setup,
-        {[&](const bench::ComparisonProgress& p) {
-             if (p.activity == "training steps") cancel.request_stop();
-         },
-         [&](const bench::DeviceComparison&) { ++reported_done; }},
-        cancel.get_token());
+    const std::vector<bench::DeviceComparison> results =
+        bench::compare_devices(setup,
+                               {[&](const bench::ComparisonProgress& p) {
+                                    if (p.activity == "training steps") cancel.request_stop();
+                                },
+                                [&](const bench::DeviceComparison&) { ++reported_done; }},
+                               cancel.get_token());
     REQUIRE(results.size() == 1);
     CHECK(reported_done == 1);
     CHECK(results.front().cancelled);
@@ -183,8 +183,7 @@ TEST_CASE("a comparison setup that cannot run is refused with the reason", "[ben
     CHECK_THROWS_WITH(bench::compare_devices(setup, {}, {}), "the batch size must be 1 to 65536, not 0");
     setup = small_setup(one_dense_layer());
     setup.curve_batches = 0;
-    CHECK_THROWS_WITH(bench::compare_devices(setup, {}, {}),
-                      "the loss curve's batches must be 1 to 100000, not 0");
+    CHECK_THROWS_WITH(bench::compare_devices(setup, {}, {}), "the loss curve's batches must be 1 to 100000, not 0");
     setup = small_setup(one_dense_layer());
     setup.network.layers[1].inputs = {"nowhere"};
     CHECK_THROWS_WITH(bench::compare_devices(setup, {}, {}),

@@ -1,0 +1,190 @@
+#include "ui/devices/comparison_charts.h"
+
+#include <qcustomplot.h>
+
+#include <QGridLayout>
+#include <QLocale>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ui/dashboard/run_list.h"
+
+namespace bps::ui {
+
+namespace {
+
+constexpr double group_width = 0.7;  // of the space between two devices
+constexpr int max_label_length = 28;
+const double none = std::nan("");
+
+double or_none(double value) {
+    return value > 0 && std::isfinite(value) ? value : none;
+}
+double or_none(const std::optional<double>& value, double scale = 1) {
+    return value ? or_none(*value * scale) : none;
+}
+
+QString figure_text(double value, int decimals) {
+    if (value >= 10000) return QLocale().toString(std::llround(value));
+    return QLocale().toString(value, 'f', value >= 100 ? 0 : decimals);
+}
+
+// Bars of one series in a chart of several: side by side, in this series' colour.
+QColor series_colour(int series, int count) {
+    return count == 1 ? RunList::palette_colour(0) : RunList::palette_colour(series);
+}
+
+}  // namespace
+
+ComparisonCharts::ComparisonCharts(QWidget* parent) : QWidget(parent) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(4);
+    plots_[images_per_s] = make_plot(tr("Training images/s"), tr("images/s"));
+    plots_[first_batch] = make_plot(tr("Time to the first batch"), tr("seconds"));
+    plots_[bandwidth] = make_plot(tr("Bandwidth"), tr("GB/s"));
+    plots_[gflops] = make_plot(tr("Arithmetic"), tr("GFLOP/s"));
+    plots_[peak_share] = make_plot(tr("Share of the device's peak"), tr("%"));
+    plots_[loss] = make_plot(tr("Loss curves (same batches, same start)"), tr("loss"));
+    plots_[loss]->xAxis->setLabel(tr("batch"));
+    for (int i = 0; i < chart_count; ++i) grid->addWidget(plots_[i], i / 3, i % 3);
+    show_results({});
+}
+
+QString ComparisonCharts::device_label(const device::DeviceDescription& device) {
+    QString name = QString::fromStdString(device.name).simplified();
+    if (name.size() > max_label_length) name = name.left(max_label_length - 1) + QStringLiteral("…");
+    return QString::number(device.index) + QStringLiteral(": ") + name;
+}
+
+QCustomPlot* ComparisonCharts::make_plot(const QString& title, const QString& unit) {
+    auto* plot = new QCustomPlot(this);
+    plot->setMinimumSize(200, 150);
+    plot->setAutoAddPlottableToLegend(false);
+    QFont title_font = font();
+    title_font.setBold(true);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, title_font));
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+        axis->setTickLabelFont(small);
+        axis->setLabelFont(small);
+        axis->grid()->setPen(QPen(QColor(225, 225, 225), 0, Qt::SolidLine));
+    }
+    plot->yAxis->setLabel(unit);
+    // The legend is a row under the title, so it never hides a bar's figure or a curve.
+    QCPLegend* legend = plot->legend;
+    plot->axisRect()->insetLayout()->take(legend);
+    plot->plotLayout()->insertRow(1);
+    plot->plotLayout()->addElement(1, 0, legend);
+    plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(2);
+    legend->setFont(small);
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(4, 0, 4, 0));
+    return plot;
+}
+
+void ComparisonCharts::show_results(const std::vector<bench::DeviceComparison>& devices) {
+    QStringList labels;
+    std::vector<double> images, cold, warm, copy, step_bytes, sgemm, step_flops, of_peak, of_bandwidth;
+    for (const bench::DeviceComparison& result : devices) {
+        labels << device_label(result.device);
+        images.push_back(or_none(result.images_per_s));
+        cold.push_back(or_none(result.cold_start_s));
+        warm.push_back(or_none(result.warm_start_s));
+        copy.push_back(or_none(result.copy_gb_per_s));
+        step_bytes.push_back(or_none(result.step_gb_per_s));
+        sgemm.push_back(or_none(result.sgemm_gflops_per_s));
+        step_flops.push_back(or_none(result.step_gflops_per_s));
+        of_peak.push_back(or_none(result.of_sgemm_peak, 100));
+        of_bandwidth.push_back(or_none(result.of_bandwidth, 100));
+    }
+    show_bars(images_per_s, labels, {{tr("training"), images}}, 0);
+    show_bars(first_batch, labels, {{tr("cold caches"), cold}, {tr("warm caches"), warm}}, 2);
+    show_bars(bandwidth, labels, {{tr("device copy"), copy}, {tr("training step"), step_bytes}}, 1);
+    show_bars(gflops, labels, {{tr("device SGEMM"), sgemm}, {tr("training step"), step_flops}}, 1);
+    show_bars(peak_share, labels, {{tr("of SGEMM rate"), of_peak}, {tr("of copy bandwidth"), of_bandwidth}}, 1);
+    show_losses(devices);
+}
+
+void ComparisonCharts::show_bars(Chart chart, const QStringList& devices, const std::vector<Series>& series,
+                                 int decimals) {
+    QCustomPlot* plot = plots_[chart];
+    plot->clearPlottables();
+    plot->clearItems();
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < devices.size(); ++i) ticker->addTick(i + 1, devices[i]);
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setTickLabelRotation(devices.size() > 3 ? 30 : 0);
+    plot->xAxis->setRange(0.4, devices.size() + 0.6);
+    auto* group = series.size() > 1 ? new QCPBarsGroup(plot) : nullptr;
+    const double width = group_width / static_cast<double>(series.size());
+    double top = 0;
+    for (std::size_t s = 0; s < series.size(); ++s) {
+        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+        const QColor colour = series_colour(static_cast<int>(s), static_cast<int>(series.size()));
+        bars->setName(series[s].name);
+        bars->setPen(QPen(colour.darker(120)));
+        bars->setBrush(colour);
+        bars->setWidth(width);
+        if (group) bars->setBarsGroup(group);
+        for (std::size_t d = 0; d < series[s].values.size(); ++d) {
+            const double value = series[s].values[d];
+            if (std::isnan(value)) continue;
+            bars->addData(static_cast<double>(d + 1), value);
+            top = std::max(top, value);
+            // The figure above its bar, so the learner reads numbers, not bar heights.
+            auto* text = new QCPItemText(plot);
+            const double offset = group ? (static_cast<double>(s) - (series.size() - 1) / 2.0) * width : 0;
+            text->position->setCoords(static_cast<double>(d + 1) + offset, value);
+            text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            text->setText(figure_text(value, decimals));
+            QFont small = font();
+            small.setPointSizeF(small.pointSizeF() * 0.8);
+            text->setFont(small);
+            text->setClipToAxisRect(false);
+        }
+        if (series.size() > 1) bars->addToLegend();
+    }
+    plot->legend->setVisible(series.size() > 1 && !devices.isEmpty());
+    plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);  // room for the figures above the bars
+    plot->replot();
+}
+
+void ComparisonCharts::show_losses(const std::vector<bench::DeviceComparison>& devices) {
+    QCustomPlot* plot = plots_[loss];
+    plot->clearGraphs();
+    plot->legend->clearItems();
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    int longest = 0;
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+        const std::vector<double>& losses = devices[d].losses;
+        if (losses.empty()) continue;
+        QCPGraph* graph = plot->addGraph();
+        graph->setName(device_label(devices[d].device));
+        // Later devices dashed, so curves that lie on top of each other stay visible as such.
+        graph->setPen(QPen(RunList::palette_colour(static_cast<int>(d)), 2, d == 0 ? Qt::SolidLine : Qt::DashLine));
+        for (std::size_t i = 0; i < losses.size(); ++i) {
+            if (!std::isfinite(losses[i])) continue;
+            graph->addData(static_cast<double>(i + 1), losses[i]);
+            low = std::min(low, losses[i]);
+            high = std::max(high, losses[i]);
+        }
+        graph->addToLegend();
+        longest = std::max(longest, static_cast<int>(losses.size()));
+    }
+    plot->legend->setVisible(plot->graphCount() > 0);
+    plot->xAxis->setRange(1, std::max(longest, 2));
+    if (low <= high)
+        plot->yAxis->setRange(low - 0.05 * (high - low + 1e-9), high + 0.05 * (high - low + 1e-9));
+    else
+        plot->yAxis->setRange(0, 1);
+    plot->replot();
+}
+
+}  // namespace bps::ui
