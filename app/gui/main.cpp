@@ -11,6 +11,7 @@
 #include "app/gui/comparison_controller.h"
 #include "app/gui/dataset_download.h"
 #include "app/gui/dataset_loading.h"
+#include "app/gui/device_self_test.h"
 #include "app/gui/startup_facts.h"
 #include "app/gui/startup_warning.h"
 #include "app/gui/training_controller.h"
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
                                 "/backprop-studio/device-comparisons.json";
     bps::app::ComparisonController comparison(&window, comparisons.toStdString(),
                                               bps::app::ComparisonController::command_line_beside_studio());
+    bps::app::DeviceSelfTest self_test(window.device_panel());
     comparison.busy_reason = [&training] {
         return training.running() ? QObject::tr(
                                         "A training run is using the devices: stop it first, so that the "

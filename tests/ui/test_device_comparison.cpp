@@ -195,13 +195,17 @@ private slots:
         failed.device = fake_device(2, "Broken GPU");
         failed.error = "out of device memory (on Broken GPU)";
         const bench::ComparisonRecord older = record("mlp", {measured(0, "Good GPU", 1000)});
-        const bench::ComparisonRecord newer = record("cnn", {measured(0, "Good GPU", 12345.6), failed});
+        bench::DeviceComparison rounded = measured(3, "Other GPU", 800);
+        rounded.losses = {2.0, 1.5000003, 1.2500001};
+        const bench::ComparisonRecord newer = record("cnn", {measured(0, "Good GPU", 12345.6), failed, rounded});
         panel.set_history({older, newer}, 1);
 
         QCOMPARE(panel.history_choice()->count(), 2);
         QCOMPARE(panel.history_choice()->itemText(0), QString::fromStdString(newer.title()));  // newest first
-        QVERIFY(panel.run_heading()->text().contains("network cnn, batch size 64, loss curve of 3 batches"));
-        QCOMPARE(panel.table()->rowCount(), 2);
+        QVERIFY(
+            panel.run_heading()->text().contains("network cnn, batch size 64, loss curve of 3 batches. The loss "
+                                                 "curves differ by at most 3e-07 (float rounding)."));
+        QCOMPARE(panel.table()->rowCount(), 3);
         QCOMPARE(cell(panel, 0, ui::ComparisonPanel::device_column), QString("0: Good GPU"));
         QCOMPARE(cell(panel, 0, ui::ComparisonPanel::driver_column), QString("1.2.3"));
         QCOMPARE(cell(panel, 0, ui::ComparisonPanel::images_column), QLocale().toString(12346));
@@ -218,15 +222,17 @@ private slots:
         QCOMPARE(images_plot->plottableCount(), 1);
         auto* bars = qobject_cast<QCPBars*>(images_plot->plottable(0));
         QVERIFY(bars);
-        QCOMPARE(bars->data()->size(), 1);
+        QCOMPARE(bars->data()->size(), 2);
         QCOMPARE(bars->data()->at(0)->value, 12345.6);
+        QCOMPARE(bars->data()->at(1)->key, 3.0);  // the third device's place; the failed one has none
+        QCOMPARE(bars->data()->at(1)->value, 800.0);
         QCustomPlot* starts = charts->plot(ui::ComparisonCharts::first_batch);
         QCOMPARE(starts->plottableCount(), 2);  // cold and warm side by side
         QCOMPARE(qobject_cast<QCPBars*>(starts->plottable(1))->data()->at(0)->value, 0.5);
         QCustomPlot* share = charts->plot(ui::ComparisonCharts::peak_share);
         QCOMPARE(qobject_cast<QCPBars*>(share->plottable(0))->data()->at(0)->value, 10.0);  // percent
         QCustomPlot* losses = charts->plot(ui::ComparisonCharts::loss);
-        QCOMPARE(losses->graphCount(), 1);  // the failed device trained no curve
+        QCOMPARE(losses->graphCount(), 2);  // the failed device trained no curve
         QCOMPARE(losses->graph(0)->data()->size(), 3);
         QCOMPARE(losses->graph(0)->data()->at(2)->value, 1.25);
         QCOMPARE(losses->graph(0)->name(), QString("0: Good GPU"));
@@ -234,7 +240,10 @@ private slots:
         panel.history_choice()->setCurrentIndex(1);  // the older run
         QCOMPARE(panel.table()->rowCount(), 1);
         QCOMPARE(cell(panel, 0, ui::ComparisonPanel::images_column), QLocale().toString(1000));
-        QVERIFY(panel.run_heading()->text().contains("network mlp"));
+        QVERIFY(panel.run_heading()->text().endsWith("network mlp, batch size 64, loss curve of 3 batches"));
+
+        panel.set_history({record("mlp", {measured(0, "Good GPU", 1000), measured(3, "Other GPU", 800)})}, 0);
+        QVERIFY(panel.run_heading()->text().endsWith(". The loss curves are identical on every device."));
     }
 
     void whileRunningOnlyCancelIsOfferedAndProgressShows() {

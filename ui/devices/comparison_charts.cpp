@@ -15,7 +15,8 @@ namespace bps::ui {
 namespace {
 
 constexpr double group_width = 0.7;  // of the space between two devices
-constexpr int max_label_length = 28;
+constexpr int max_label_length = 40;
+constexpr int tick_line_length = 16;
 const double none = std::nan("");
 
 double or_none(double value) {
@@ -28,6 +29,29 @@ double or_none(const std::optional<double>& value, double scale = 1) {
 QString figure_text(double value, int decimals) {
     if (value >= 10000) return QLocale().toString(std::llround(value));
     return QLocale().toString(value, 'f', value >= 100 ? 0 : decimals);
+}
+
+// A device's label in lines of about tick_line_length characters, broken after '-' or ' ', so
+// that the labels of devices side by side do not run into each other; at most three lines.
+QString wrapped(const QString& label) {
+    QStringList lines{QString()};
+    QString word;
+    auto place = [&] {
+        if (!lines.back().isEmpty() && lines.back().size() + word.size() > tick_line_length) lines << QString();
+        lines.back() += word;
+        word.clear();
+    };
+    for (const QChar c : label) {
+        word += c;
+        if (c == QLatin1Char('-') || c == QLatin1Char(' ')) place();
+    }
+    place();
+    for (QString& line : lines) line = line.trimmed();
+    if (lines.size() > 3) {
+        lines = lines.mid(0, 3);
+        lines.back() += QStringLiteral("…");
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 // Bars of one series in a chart of several: side by side, in this series' colour.
@@ -48,6 +72,7 @@ ComparisonCharts::ComparisonCharts(QWidget* parent) : QWidget(parent) {
     plots_[peak_share] = make_plot(tr("Share of the device's peak"), tr("%"));
     plots_[loss] = make_plot(tr("Loss curves (same batches, same start)"), tr("loss"));
     plots_[loss]->xAxis->setLabel(tr("batch"));
+    plots_[loss]->legend->setWrap(1);  // device names are long: one a row
     for (int i = 0; i < chart_count; ++i) grid->addWidget(plots_[i], i / 3, i % 3);
     show_results({});
 }
@@ -80,8 +105,11 @@ QCustomPlot* ComparisonCharts::make_plot(const QString& title, const QString& un
     plot->plotLayout()->insertRow(1);
     plot->plotLayout()->addElement(1, 0, legend);
     plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    // Always visible (an empty legend is a thin row): a hidden element in the layout squeezed the
+    // axis rect of a chart with one series.
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(2);
+    legend->setVisible(true);
     legend->setFont(small);
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
@@ -104,7 +132,7 @@ void ComparisonCharts::show_results(const std::vector<bench::DeviceComparison>& 
         of_peak.push_back(or_none(result.of_sgemm_peak, 100));
         of_bandwidth.push_back(or_none(result.of_bandwidth, 100));
     }
-    show_bars(images_per_s, labels, {{tr("training"), images}}, 0);
+    show_bars(images_per_s, labels, {{tr("training on random data"), images}}, 0);
     show_bars(first_batch, labels, {{tr("cold caches"), cold}, {tr("warm caches"), warm}}, 2);
     show_bars(bandwidth, labels, {{tr("device copy"), copy}, {tr("training step"), step_bytes}}, 1);
     show_bars(gflops, labels, {{tr("device SGEMM"), sgemm}, {tr("training step"), step_flops}}, 1);
@@ -118,7 +146,7 @@ void ComparisonCharts::show_bars(Chart chart, const QStringList& devices, const 
     plot->clearPlottables();
     plot->clearItems();
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i = 0; i < devices.size(); ++i) ticker->addTick(i + 1, devices[i]);
+    for (int i = 0; i < devices.size(); ++i) ticker->addTick(i + 1, wrapped(devices[i]));
     plot->xAxis->setTicker(ticker);
     plot->xAxis->setTickLabelRotation(devices.size() > 3 ? 30 : 0);
     plot->xAxis->setRange(0.4, devices.size() + 0.6);
@@ -149,9 +177,8 @@ void ComparisonCharts::show_bars(Chart chart, const QStringList& devices, const 
             text->setFont(small);
             text->setClipToAxisRect(false);
         }
-        if (series.size() > 1) bars->addToLegend();
+        bars->addToLegend();
     }
-    plot->legend->setVisible(series.size() > 1 && !devices.isEmpty());
     plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);  // room for the figures above the bars
     plot->replot();
 }
@@ -178,7 +205,6 @@ void ComparisonCharts::show_losses(const std::vector<bench::DeviceComparison>& d
         graph->addToLegend();
         longest = std::max(longest, static_cast<int>(losses.size()));
     }
-    plot->legend->setVisible(plot->graphCount() > 0);
     plot->xAxis->setRange(1, std::max(longest, 2));
     if (low <= high)
         plot->yAxis->setRange(low - 0.05 * (high - low + 1e-9), high + 0.05 * (high - low + 1e-9));

@@ -16,7 +16,9 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "engine/session/number_text.h"
 #include "ui/devices/comparison_charts.h"
@@ -62,6 +64,25 @@ QString device_item_text(const device::DeviceDescription& device) {
              QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size())), QString::number(device.compute_units),
              QString::fromStdString(session::format_bytes(device.global_memory_bytes)),
              self_test_text(device.self_test));
+}
+
+// How far apart the loss curves of the devices are, step for step: 0 where they compute the same
+// thing, the size of float rounding where they differ. Nullopt with fewer than two curves.
+std::optional<double> curves_agree_within(const std::vector<bench::DeviceComparison>& devices) {
+    const std::vector<double>* first = nullptr;
+    std::optional<double> largest;
+    for (const bench::DeviceComparison& device : devices) {
+        if (device.losses.empty()) continue;
+        if (!first) {
+            first = &device.losses;
+            continue;
+        }
+        double difference = 0;
+        for (std::size_t i = 0; i < std::min(first->size(), device.losses.size()); ++i)
+            difference = std::max(difference, std::abs((*first)[i] - device.losses[i]));
+        largest = std::max(largest.value_or(0), difference);
+    }
+    return largest;
 }
 
 QString problem_text(const bench::DeviceComparison& result) {
@@ -307,11 +328,17 @@ void ComparisonPanel::show_message(const QString& text) {
 void ComparisonPanel::show_record(int index) {
     if (index < 0 || index >= static_cast<int>(records_.size())) return;
     const bench::ComparisonRecord& record = records_[static_cast<std::size_t>(index)];
-    heading_->setText(tr("%1: project %2, network %3, batch size %4, loss curve of %5 batches")
+    QString heading = tr("%1: project %2, network %3, batch size %4, loss curve of %5 batches")
                           .arg(QString::fromStdString(record.date), QString::fromStdString(record.project),
                                QString::fromStdString(record.network))
                           .arg(record.batch_size)
-                          .arg(record.curve_batches));
+                          .arg(record.curve_batches);
+    if (const std::optional<double> apart = curves_agree_within(record.devices))
+        heading +=
+            *apart == 0
+                ? tr(". The loss curves are identical on every device.")
+                : tr(". The loss curves differ by at most %1 (float rounding).").arg(QString::number(*apart, 'g', 2));
+    heading_->setText(heading);
     show_devices(record.devices);
 }
 

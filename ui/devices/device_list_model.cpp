@@ -77,6 +77,17 @@ bool DeviceListModel::mark_enabled(std::size_t index) {
     return false;
 }
 
+bool DeviceListModel::set_self_test(std::size_t index, device::SelfTestState state, const std::string& summary) {
+    for (std::size_t row = 0; row < devices_.size(); ++row) {
+        if (devices_[row].index != index) continue;
+        devices_[row].self_test = state;
+        devices_[row].self_test_summary = summary;
+        emit dataChanged(this->index(static_cast<int>(row), 0), this->index(static_cast<int>(row), ColumnCount - 1));
+        return true;
+    }
+    return false;
+}
+
 QVariant DeviceListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {

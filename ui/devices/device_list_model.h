@@ -23,6 +23,8 @@ public:
     const device::DeviceDescription& device_at(int row) const { return devices_.at(static_cast<std::size_t>(row)); }
     // The device with this index is no longer skipped; false when no row has it.
     bool mark_enabled(std::size_t index);
+    // The self-test of the device with this index ran again; false when no row has it.
+    bool set_self_test(std::size_t index, device::SelfTestState state, const std::string& summary);
 
 private:
     std::vector<device::DeviceDescription> devices_;

@@ -19,6 +19,7 @@ DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::si
       summary_(new QLabel(this)),
       clear_cache_(new QPushButton(tr("Clear Kernel Cache"), this)),
       use_again_(new QPushButton(tr("Use Again"), this)),
+      self_test_(new QPushButton(tr("Run Self-Test"), this)),
       cache_status_(new QLabel(this)) {
     setObjectName("devicePanel");
     table_->setObjectName("deviceTable");
@@ -47,9 +48,17 @@ DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::si
         tr("Uses the selected skipped device again. If the program dies again while building kernels for it, it "
            "is skipped again."));
     use_again_->setEnabled(false);
+    // The self-test runs by itself before a device's first training; this runs it on demand
+    // (after a driver update, or to see the figures), as `backprop devices --check` does.
+    self_test_->setObjectName("selfTestButton");
+    self_test_->setToolTip(
+        tr("Runs the selected device's self-test now: an SGEMM and one training step compared with the C++ "
+           "references, and the time of a kernel launch."));
+    self_test_->setEnabled(false);
     auto* cache_row = new QHBoxLayout;
     cache_row->addWidget(clear_cache_);
     cache_row->addWidget(use_again_);
+    cache_row->addWidget(self_test_);
     cache_row->addWidget(cache_status_, 1);
     layout->addLayout(cache_row);
     connect(clear_cache_, &QPushButton::clicked, this, &DevicePanel::clearCacheRequested);
@@ -57,6 +66,12 @@ DevicePanel::DevicePanel(std::vector<device::DeviceDescription> devices, std::si
         const QModelIndexList rows = table_->selectionModel()->selectedRows();
         if (model_ && !rows.isEmpty())
             emit enableDeviceRequested(static_cast<int>(model_->device_at(rows.front().row()).index));
+    });
+
+    connect(self_test_, &QPushButton::clicked, this, [this] {
+        const QModelIndexList rows = table_->selectionModel()->selectedRows();
+        if (model_ && !rows.isEmpty() && !self_testing_)
+            emit selfTestRequested(static_cast<int>(model_->device_at(rows.front().row()).index));
     });
 
     if (!problem.empty() || devices.empty()) {
@@ -116,7 +131,32 @@ std::optional<device::DeviceDescription> DevicePanel::device_with_index(std::siz
 
 void DevicePanel::selection_changed() {
     const QModelIndexList rows = table_->selectionModel()->selectedRows();
-    use_again_->setEnabled(model_ && !rows.isEmpty() && !model_->device_at(rows.front().row()).skipped.empty());
+    const bool skipped = model_ && !rows.isEmpty() && !model_->device_at(rows.front().row()).skipped.empty();
+    use_again_->setEnabled(skipped);
+    self_test_->setEnabled(model_ && !rows.isEmpty() && !skipped && !self_testing_);
+}
+
+void DevicePanel::set_self_testing(bool running) {
+    self_testing_ = running;
+    if (running) cache_status_->setText(tr("Running the self-test…"));
+    selection_changed();
+}
+
+void DevicePanel::show_self_test(std::size_t device_index, const device::SelfTestResult& result) {
+    const std::optional<device::DeviceDescription> device = device_with_index(device_index);
+    const QString name = device ? QString::fromStdString(device->name) : tr("device %1").arg(device_index);
+    if (!result.error.empty()) {
+        // A test that could not finish says nothing about the results: the row keeps its state.
+        cache_status_->setText(
+            tr("The self-test of %1 could not finish: %2").arg(name, QString::fromStdString(result.error)));
+        return;
+    }
+    const device::SelfTestState state =
+        result.correct() ? device::SelfTestState::passed : device::SelfTestState::wrong_results;
+    if (model_ && model_->set_self_test(device_index, state, result.summary())) show_summary();
+    const QString summary = QString::fromStdString(result.summary());
+    cache_status_->setText(result.correct() ? tr("%1: %2").arg(name, summary)
+                                            : tr("%1 computed WRONG RESULTS: %2").arg(name, summary));
 }
 
 }  // namespace bps::ui

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/device/device_description.h"
+#include "engine/device/self_test.h"
 
 class QLabel;
 class QPushButton;
@@ -28,11 +29,17 @@ public:
     QLabel* cache_status() const { return cache_status_; }
     // Enabled while the selected device is one the start-up crash guard skips.
     QPushButton* use_again_button() const { return use_again_; }
+    // Runs the selected device's self-test now (enabled for a usable device, while none runs).
+    QPushButton* self_test_button() const { return self_test_; }
 
     // What clearing the kernel cache did, or why it did not; also what Use Again did.
     void show_cache_status(const QString& text);
     // The device with this index is no longer skipped (the application enabled it).
     void mark_enabled(std::size_t device_index);
+    // While a self-test runs: its button disabled and what runs said.
+    void set_self_testing(bool running);
+    // A self-test of the device with this index ended: its row and the status line show how.
+    void show_self_test(std::size_t device_index, const device::SelfTestResult& result);
     // The listed device with this index; nullopt when none has it.
     std::optional<device::DeviceDescription> device_with_index(std::size_t device_index) const;
 
@@ -41,6 +48,8 @@ signals:
     void clearCacheRequested();
     // Use Again was pressed for the skipped device with this index.
     void enableDeviceRequested(int device_index);
+    // Run Self-Test was pressed for the device with this index.
+    void selfTestRequested(int device_index);
 
 private:
     void selection_changed();
@@ -50,6 +59,8 @@ private:
     QLabel* summary_;
     QPushButton* clear_cache_;
     QPushButton* use_again_;
+    QPushButton* self_test_;
+    bool self_testing_ = false;
     QLabel* cache_status_;
     DeviceListModel* model_ = nullptr;
     std::size_t default_index_ = 0;
