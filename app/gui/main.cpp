@@ -109,7 +109,9 @@ int main(int argc, char** argv) {
     window.offer_recovery();
     const int status = QApplication::exec();
     // A run the watchdog ended left its worker inside the driver: the driver's teardown at a
-    // normal exit would wait for it for good. Everything is saved by now.
-    if (training.left_a_stuck_worker()) std::_Exit(status);
+    // normal exit would wait for it for good. A comparison still running when the window closed
+    // ends with the process (it may be waiting for a cold start's child for half a minute), and
+    // its worker must not meet the engine's statics being destroyed. Everything is saved by now.
+    if (training.left_a_stuck_worker() || comparison.running()) std::_Exit(status);
     return status;
 }

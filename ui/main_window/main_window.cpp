@@ -589,6 +589,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     else
         settings_.setValue(last_project_key, to_qstring(document_->file()));
     recovery_->discard();  // a clean close: nothing to offer at the next start
+    settings_.sync();      // on disk now: main() may end the process without destructors (a busy worker)
     event->accept();
 }
 
