@@ -13,6 +13,7 @@
 
 #include "app/gui/device_self_test.h"
 #include "engine/cl/fault_injection.h"
+#include "tests/ui/own_cache_root.h"
 #include "ui/devices/device_list_model.h"
 #include "ui/devices/device_panel.h"
 #include "ui/main_window/main_window.h"
@@ -23,18 +24,7 @@ namespace {
 
 constexpr int self_test_timeout_ms = 120000;  // CLBlast's first compile on a cold cache, on a busy machine
 
-// BACKPROP_CACHE_DIR pointed at a new folder for one test: what it stores about the device no
-// other test sees.
-class OwnCacheRoot : public QTemporaryDir {
-public:
-    OwnCacheRoot() : suite_root_(qgetenv("BACKPROP_CACHE_DIR")) { qputenv("BACKPROP_CACHE_DIR", path().toUtf8()); }
-    ~OwnCacheRoot() { qputenv("BACKPROP_CACHE_DIR", suite_root_); }
-    OwnCacheRoot(const OwnCacheRoot&) = delete;
-    OwnCacheRoot& operator=(const OwnCacheRoot&) = delete;
-
-private:
-    QByteArray suite_root_;
-};
+using test::OwnCacheRoot;
 
 QString self_test_cell(const ui::DevicePanel* panel, int row) {
     return panel->table()->model()->index(row, ui::DeviceListModel::SelfTest).data().toString();

@@ -33,6 +33,7 @@
 #include "engine/session/build_info.h"
 #include "engine/session/run_record.h"
 #include "engine/session/saved_weights.h"
+#include "tests/ui/own_cache_root.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/run_status.h"
@@ -52,17 +53,7 @@ namespace {
 constexpr int run_timeout_ms = 180000;  // a cold kernel cache on a busy machine
 }
 
-// A temporary BACKPROP_CACHE_DIR for one test function, the suite's own put back after it.
-class OwnCacheRoot : public QTemporaryDir {
-public:
-    OwnCacheRoot() : suite_root_(qgetenv("BACKPROP_CACHE_DIR")) { qputenv("BACKPROP_CACHE_DIR", path().toUtf8()); }
-    ~OwnCacheRoot() { qputenv("BACKPROP_CACHE_DIR", suite_root_); }
-    OwnCacheRoot(const OwnCacheRoot&) = delete;
-    OwnCacheRoot& operator=(const OwnCacheRoot&) = delete;
-
-private:
-    QByteArray suite_root_;
-};
+using test::OwnCacheRoot;
 
 class TrainingDashboardTest : public QObject {
     Q_OBJECT
