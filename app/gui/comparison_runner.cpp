@@ -1,6 +1,6 @@
 #include "app/gui/comparison_runner.h"
 
-#include <stop_token>
+#include <atomic>
 
 #include "app/gui/worker_bridge.h"
 
@@ -31,14 +31,14 @@ void ComparisonRunner::cancel() {
 
 bool ComparisonRunner::start(bench::ComparisonSetup setup) {
     return bridge_->start([setup = std::move(setup)](JobChannel& channel) -> QVariant {
-        std::stop_source cancel;
-        channel.on_stop([&cancel] { cancel.request_stop(); });
+        std::atomic<bool> cancel{false};
+        channel.on_stop([&cancel] { cancel = true; });
         bench::ComparisonEvents events;
         events.progress = [&channel](const bench::ComparisonProgress& p) { channel.report(QVariant::fromValue(p)); };
         events.device_done = [&channel](const bench::DeviceComparison& d) { channel.record(QVariant::fromValue(d)); };
         std::vector<bench::DeviceComparison> results;
         try {
-            results = bench::compare_devices(setup, events, cancel.get_token());
+            results = bench::compare_devices(setup, events, &cancel);
         } catch (...) {
             channel.on_stop({});  // before `cancel` goes
             throw;

@@ -79,8 +79,12 @@ bool is_reference_network(const std::string& name) {
     return name == "mlp" || name == "cnn" || name == "cifar";
 }
 
-void throw_if_cancelled(std::stop_token cancel) {
-    if (cancel.stop_requested()) throw TimingCancelled();
+bool requested(const std::atomic<bool>* cancel) {
+    return cancel && cancel->load();
+}
+
+void throw_if_cancelled(const std::atomic<bool>* cancel) {
+    if (requested(cancel)) throw TimingCancelled();
 }
 
 void run_self_test_if_needed(ops::Runtime& runtime, const cl::DeviceInfo& device, DeviceComparison& result,
@@ -92,7 +96,8 @@ void run_self_test_if_needed(ops::Runtime& runtime, const cl::DeviceInfo& device
     device::set_self_test_state(result.device, test);
 }
 
-void measure_figures(ops::Runtime& runtime, DeviceComparison& result, const Reporter& report, std::stop_token cancel) {
+void measure_figures(ops::Runtime& runtime, DeviceComparison& result, const Reporter& report,
+                     const std::atomic<bool>* cancel) {
     const DeviceMicrobenchmarks micro = measure_device(runtime, {}, [&](const std::string& what) {
         throw_if_cancelled(cancel);
         report(figures, what, 0.5);
@@ -101,7 +106,8 @@ void measure_figures(ops::Runtime& runtime, DeviceComparison& result, const Repo
     result.sgemm_gflops_per_s = micro.best_gflops_per_s();
 }
 
-void time_steps(ops::Runtime& runtime, const ComparisonSetup& setup, DeviceComparison& result, std::stop_token cancel) {
+void time_steps(ops::Runtime& runtime, const ComparisonSetup& setup, DeviceComparison& result,
+                const std::atomic<bool>* cancel) {
     StepTimingOptions options;
     options.batch_size = setup.batch_size;
     options.seed = setup.seed;
@@ -122,7 +128,7 @@ void time_steps(ops::Runtime& runtime, const ComparisonSetup& setup, DeviceCompa
 
 // Each step waits for its loss: the curve is for looking at, its time is not measured.
 void train_loss_curve(ops::Runtime& runtime, const ComparisonSetup& setup, DeviceComparison& result,
-                      const Reporter& report, std::stop_token cancel) {
+                      const Reporter& report, const std::atomic<bool>* cancel) {
     model::Network network(runtime, setup.network, setup.batch_size, setup.optimizer, setup.seed);
     const int classes = static_cast<int>(network.output_shape().per_sample());
     const int batch = setup.batch_size;
@@ -161,7 +167,7 @@ void time_starts(const ComparisonSetup& setup, const cl::DeviceInfo& device, Dev
 }
 
 DeviceComparison compare_one(const ComparisonSetup& setup, const cl::DeviceInfo& device, const Reporter& report,
-                             std::stop_token cancel) {
+                             const std::atomic<bool>* cancel) {
     DeviceComparison result;
     result.device = device;
     if (!device.skipped.empty()) {
@@ -197,13 +203,13 @@ DeviceComparison compare_one(const ComparisonSetup& setup, const cl::DeviceInfo&
 }  // namespace
 
 std::vector<DeviceComparison> compare_devices(const ComparisonSetup& setup, const ComparisonEvents& events,
-                                              std::stop_token cancel) {
+                                              const std::atomic<bool>* cancel) {
     check_setup(setup);
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     Reporter report(events, setup.devices.size());
     std::vector<DeviceComparison> results;
     for (std::size_t position = 0; position < setup.devices.size(); ++position) {
-        if (cancel.stop_requested()) break;
+        if (requested(cancel)) break;
         const std::size_t index = setup.devices[position];
         DeviceComparison result;
         if (index >= devices.size()) {

@@ -10,17 +10,16 @@
 //     setup.network_name = "cnn";
 //     setup.devices = {0, 1};                            // DeviceDescription::index, in this order
 //     setup.first_batch_program = folder / "backprop";   // the command line, for cold and warm starts
-//     std::stop_source cancel;                           // Cancel: cancel.request_stop() from any thread
-//     auto results = bench::compare_devices(setup, {.progress = show, .device_done = add_row},
-//                                           cancel.get_token());
+//     std::atomic<bool> cancel{false};                   // Cancel: cancel = true, from any thread
+//     auto results = bench::compare_devices(setup, {.progress = show, .device_done = add_row}, &cancel);
 //
 // Everything runs on the calling thread (the studio's worker thread); the events come on it.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
-#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -81,11 +80,12 @@ struct ComparisonEvents {
 // Compares the devices of setup.devices one after another. A device that fails (gone, skipped,
 // a build error, out of memory) is reported with its error and the others go on. A stop request
 // is honoured between stages and steps (a cold or warm start in progress runs to its end): the
-// device in progress comes back with `cancelled` and the ones after it are left out. Throws
+// device in progress comes back with `cancelled` and the ones after it are left out (`cancel` may
+// be null: never). Throws
 // std::invalid_argument for a setup that cannot run (no device, a batch size or curve length out
 // of range, a network that cannot be built, named).
 std::vector<DeviceComparison> compare_devices(const ComparisonSetup& setup, const ComparisonEvents& events,
-                                              std::stop_token cancel);
+                                              const std::atomic<bool>* cancel = nullptr);
 
 // The synthetic batch the loss curve trains at `step` (the same on every device): images of
 // `spec.input`'s shape, each its class's fixed random pattern with noise, so the network can

@@ -26,7 +26,7 @@ StepTiming time_training_step(ops::Runtime& runtime, const model::NetworkSpec& s
     StepTiming timing;
     timing.device_bytes = network.device_bytes();
     auto check_cancel = [&] {
-        if (options.cancel.stop_requested()) throw TimingCancelled();
+        if (options.cancel && options.cancel->load()) throw TimingCancelled();
     };
     auto step = [&](bool backward, bool update) {
         check_cancel();

@@ -1,8 +1,8 @@
 #pragma once
 // Times the training step of a network on random data: what `backprop bench` reports. Each
 // timed step ends with a queue finish, so a figure is the device time of one whole step.
+#include <atomic>
 #include <stdexcept>
-#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -23,8 +23,9 @@ struct StepTimingOptions {
     std::uint64_t seed = 1;
     bool per_layer = false;        // also one extra step that waits after each layer
     bool first_step_only = false;  // stop after the first step (first_step_ms and the counts)
-    // A stop request ends the timing between steps with TimingCancelled (the studio's Cancel).
-    std::stop_token cancel;
+    // Set (from any thread) to end the timing between steps with TimingCancelled: the studio's
+    // Cancel. Null: never. (An atomic flag, not std::stop_token, which Apple's libc++ lacks.)
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 class TimingCancelled : public std::runtime_error {

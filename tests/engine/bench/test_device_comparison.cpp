@@ -114,7 +114,7 @@ TEST_CASE("a device comparison measures the device's own figures and the step's 
     setup.network_name = "mlp";
     setup.device_figures = true;
     setup.curve_batches = 2;
-    const bench::DeviceComparison result = bench::compare_devices(setup, {}, {}).front();
+    const bench::DeviceComparison result = bench::compare_devices(setup, {}).front();
     INFO(result.error);
     REQUIRE(result.error.empty());
     CHECK(result.copy_gb_per_s > 0);
@@ -128,15 +128,15 @@ TEST_CASE("a device comparison measures the device's own figures and the step's 
 TEST_CASE("a stop request ends the device in progress and leaves out the rest", "[bench][comparison]") {
     bench::ComparisonSetup setup = small_setup(one_dense_layer());
     setup.devices = {test::test_device().index, test::test_device().index};
-    std::stop_source cancel;
+    std::atomic<bool> cancel{false};
     std::size_t reported_done = 0;
     const std::vector<bench::DeviceComparison> results =
         bench::compare_devices(setup,
                                {[&](const bench::ComparisonProgress& p) {
-                                    if (p.activity == "training steps") cancel.request_stop();
+                                    if (p.activity == "training steps") cancel = true;
                                 },
                                 [&](const bench::DeviceComparison&) { ++reported_done; }},
-                               cancel.get_token());
+                               &cancel);
     REQUIRE(results.size() == 1);
     CHECK(reported_done == 1);
     CHECK(results.front().cancelled);
@@ -148,7 +148,7 @@ TEST_CASE("a stop request ends the device in progress and leaves out the rest", 
 TEST_CASE("a device that cannot be compared is reported and the others go on", "[bench][comparison]") {
     bench::ComparisonSetup setup = small_setup(one_dense_layer());
     setup.devices = {99, test::test_device().index};
-    const std::vector<bench::DeviceComparison> results = bench::compare_devices(setup, {}, {});
+    const std::vector<bench::DeviceComparison> results = bench::compare_devices(setup, {});
     REQUIRE(results.size() == 2);
     CHECK_THAT(results[0].error, Catch::Contains("there is no OpenCL device 99"));
     CHECK(results[1].error.empty());
@@ -159,7 +159,7 @@ TEST_CASE("cold and warm starts need the command line and a saved project", "[be
     bench::ComparisonSetup setup = small_setup(one_dense_layer());
     setup.curve_batches = 1;
     setup.first_batch_program = "backprop";
-    const bench::DeviceComparison unsaved = bench::compare_devices(setup, {}, {}).front();
+    const bench::DeviceComparison unsaved = bench::compare_devices(setup, {}).front();
     CHECK(unsaved.error.empty());
     CHECK(unsaved.start_error == "the project has no saved file for the command line to start with");
     CHECK_FALSE(unsaved.cold_start_s);
@@ -167,7 +167,7 @@ TEST_CASE("cold and warm starts need the command line and a saved project", "[be
     setup.network = bench::reference_network("mlp");
     setup.network_name = "mlp";
     setup.first_batch_program = "no-such-folder/backprop-missing";
-    const bench::DeviceComparison missing = bench::compare_devices(setup, {}, {}).front();
+    const bench::DeviceComparison missing = bench::compare_devices(setup, {}).front();
     CHECK(missing.error.empty());
     CHECK_FALSE(missing.cold_start_s);
     CHECK_FALSE(missing.start_error.empty());  // the shell's own words for a missing program
@@ -177,16 +177,16 @@ TEST_CASE("cold and warm starts need the command line and a saved project", "[be
 TEST_CASE("a comparison setup that cannot run is refused with the reason", "[bench][comparison]") {
     bench::ComparisonSetup setup = small_setup(one_dense_layer());
     setup.devices.clear();
-    CHECK_THROWS_WITH(bench::compare_devices(setup, {}, {}), "no device is chosen to compare");
+    CHECK_THROWS_WITH(bench::compare_devices(setup, {}), "no device is chosen to compare");
     setup = small_setup(one_dense_layer());
     setup.batch_size = 0;
-    CHECK_THROWS_WITH(bench::compare_devices(setup, {}, {}), "the batch size must be 1 to 65536, not 0");
+    CHECK_THROWS_WITH(bench::compare_devices(setup, {}), "the batch size must be 1 to 65536, not 0");
     setup = small_setup(one_dense_layer());
     setup.curve_batches = 0;
-    CHECK_THROWS_WITH(bench::compare_devices(setup, {}, {}), "the loss curve's batches must be 1 to 100000, not 0");
+    CHECK_THROWS_WITH(bench::compare_devices(setup, {}), "the loss curve's batches must be 1 to 100000, not 0");
     setup = small_setup(one_dense_layer());
     setup.network.layers[1].inputs = {"nowhere"};
-    CHECK_THROWS_WITH(bench::compare_devices(setup, {}, {}),
+    CHECK_THROWS_WITH(bench::compare_devices(setup, {}),
                       Catch::StartsWith("the network 'one dense layer' cannot be built: "));
 }
 
