@@ -132,13 +132,16 @@ void train_loss_curve(ops::Runtime& runtime, const ComparisonSetup& setup, Devic
     model::Network network(runtime, setup.network, setup.batch_size, setup.optimizer, setup.seed);
     const int classes = static_cast<int>(network.output_shape().per_sample());
     const int batch = setup.batch_size;
+    std::vector<SyntheticBatch> cycle;  // the batches repeat: each is made once
     for (int step = 0; step < setup.curve_batches; ++step) {
         throw_if_cancelled(cancel);
         if (step % 10 == 0)
             report(curve_stage,
                    "loss curve, batch " + std::to_string(step + 1) + " of " + std::to_string(setup.curve_batches),
                    static_cast<double>(step) / setup.curve_batches);
-        const SyntheticBatch data = comparison_batch(setup.network, classes, batch, setup.seed, step);
+        if (step < synthetic_batches)
+            cycle.push_back(comparison_batch(setup.network, classes, batch, setup.seed, step));
+        const SyntheticBatch& data = cycle[static_cast<std::size_t>(step % synthetic_batches)];
         network.clear_totals();
         network.upload_images(data.images, batch);
         network.upload_labels(data.labels);

@@ -164,6 +164,11 @@ std::string figure(double value) {
 }
 }  // namespace
 
+SelfTestState SelfTestResult::state() const {
+    if (!error.empty()) return SelfTestState::not_run;
+    return correct() ? SelfTestState::passed : SelfTestState::wrong_results;
+}
+
 bool SelfTestResult::correct() const {
     return error.empty() && !checks.empty() &&
            std::all_of(checks.begin(), checks.end(), [](const SelfTestCheck& check) { return check.passed(); });

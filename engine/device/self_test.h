@@ -30,6 +30,8 @@ struct SelfTestResult {
 
     // Every check ran and passed.
     bool correct() const;
+    // What the result says of the device: not_run when the test could not finish (`error`).
+    SelfTestState state() const;
     // One line for lists: "passed 4 checks in 0.8 s; kernel launch 2.1 us (with the wait 31 us)",
     // or what was wrong: "training step: weights after one SGD update off by 0.31 (float
     // rounding allows 0.001)".

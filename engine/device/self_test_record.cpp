@@ -104,13 +104,9 @@ bool store_self_test(const fs::path& cache_root, const DeviceDescription& device
 }
 
 void set_self_test_state(DeviceDescription& device, const std::optional<SelfTestResult>& result) {
-    if (!result || !result->error.empty()) {  // a test that could not finish says nothing
-        device.self_test = SelfTestState::not_run;
-        device.self_test_summary.clear();
-        return;
-    }
-    device.self_test = result->correct() ? SelfTestState::passed : SelfTestState::wrong_results;
-    device.self_test_summary = result->summary();
+    // A test that could not finish says nothing.
+    device.self_test = result ? result->state() : SelfTestState::not_run;
+    device.self_test_summary = device.self_test == SelfTestState::not_run ? std::string() : result->summary();
 }
 
 void fill_self_test_state(const fs::path& cache_root, DeviceDescription& device) {

@@ -151,9 +151,7 @@ void DevicePanel::show_self_test(std::size_t device_index, const device::SelfTes
             tr("The self-test of %1 could not finish: %2").arg(name, QString::fromStdString(result.error)));
         return;
     }
-    const device::SelfTestState state =
-        result.correct() ? device::SelfTestState::passed : device::SelfTestState::wrong_results;
-    if (model_ && model_->set_self_test(device_index, state, result.summary())) show_summary();
+    if (model_ && model_->set_self_test(device_index, result.state(), result.summary())) show_summary();
     const QString summary = QString::fromStdString(result.summary());
     cache_status_->setText(result.correct() ? tr("%1: %2").arg(name, summary)
                                             : tr("%1 computed WRONG RESULTS: %2").arg(name, summary));
