@@ -3,44 +3,60 @@
 // column): col[(ci*kh + ki)*kw + kj][(n*out_h + oh)*out_w + ow]. "cnhw" is an output-shaped
 // tensor with the channel outermost, the layout the GEMM produces and consumes.
 
-// One work-item per col element over a 3-D range (output column, sample * out_h + output row,
-// col row), so only values that a whole output row shares need a division; padding reads as zero.
+// The kernels around the GEMM method, the CPU path: one work-item per row or plane, looping over
+// it in memory order. A CPU runs each work-item's loop as plain (vectorisable) code; one work-item
+// per element, the GPU way, measured several times slower on PoCL.
+
+// One work-item per (sample, col row) over a 2-D range: that sample's stretch of the row, reading
+// the input rows in order; padding reads as zero.
 __kernel void conv2d_im2col(const int batch, const int channels, const int height, const int width,
                             const int out_h, const int out_w, const int kernel_h, const int kernel_w,
                             const int stride_h, const int stride_w, const int pad_top, const int pad_left,
                             __global const float* x, const int x_off,
                             __global float* col, const int col_off) {
-    const int ow = get_global_id(0), sample_row = get_global_id(1), row = get_global_id(2);
-    if (ow >= out_w || sample_row >= batch * out_h || row >= channels * kernel_h * kernel_w) return;
-    const int columns = batch * out_h * out_w;
-    const int i = row * columns + sample_row * out_w + ow;
+    const int n = get_global_id(0), row = get_global_id(1);
+    if (n >= batch || row >= channels * kernel_h * kernel_w) return;
     const int kj = row % kernel_w, ki = (row / kernel_w) % kernel_h, ci = row / (kernel_w * kernel_h);
-    const int oh = sample_row % out_h, n = sample_row / out_h;
-    const int ih = oh * stride_h - pad_top + ki, iw = ow * stride_w - pad_left + kj;
-    const bool inside = ih >= 0 && ih < height && iw >= 0 && iw < width;
-    col[col_off + i] = inside ? x[x_off + ((n * channels + ci) * height + ih) * width + iw] : 0.0f;
+    __global float* out = col + col_off + row * (batch * out_h * out_w) + n * out_h * out_w;
+    __global const float* in = x + x_off + (n * channels + ci) * height * width;
+    // The output columns whose input column lies inside: [first, last).
+    const int left = pad_left - kj, first = left <= 0 ? 0 : min(out_w, (left + stride_w - 1) / stride_w);
+    const int last = max(first, min(out_w, (width + left + stride_w - 1) / stride_w));
+    for (int oh = 0; oh < out_h; ++oh, out += out_w) {
+        const int ih = oh * stride_h - pad_top + ki;
+        if (ih < 0 || ih >= height) {
+            for (int ow = 0; ow < out_w; ++ow) out[ow] = 0.0f;
+            continue;
+        }
+        __global const float* in_row = in + ih * width - left;
+        for (int ow = 0; ow < first; ++ow) out[ow] = 0.0f;
+        for (int ow = first; ow < last; ++ow) out[ow] = in_row[ow * stride_w];
+        for (int ow = last; ow < out_w; ++ow) out[ow] = 0.0f;
+    }
 }
 
-// y (NCHW) = cnhw + bias, one work-item per element of y over (position, channel, sample).
+// y (NCHW) = cnhw + bias, one work-item per (channel, sample) plane.
 __kernel void conv2d_output(const int batch, const int channels, const int plane,
                             __global const float* cnhw, const int cnhw_off,
                             __global const float* bias, const int bias_off,
                             __global float* y, const int y_off) {
-    const int p = get_global_id(0), c = get_global_id(1), n = get_global_id(2);
-    if (p >= plane || c >= channels || n >= batch) return;
-    const int i = (n * channels + c) * plane + p;
-    y[y_off + i] = cnhw[cnhw_off + (c * batch + n) * plane + p] + bias[bias_off + c];
+    const int c = get_global_id(0), n = get_global_id(1);
+    if (c >= channels || n >= batch) return;
+    __global const float* in = cnhw + cnhw_off + (c * batch + n) * plane;
+    __global float* out = y + y_off + (n * channels + c) * plane;
+    const float b = bias[bias_off + c];
+    for (int p = 0; p < plane; ++p) out[p] = in[p] + b;
 }
 
-// cnhw = dy (NCHW) with the channel moved outermost, one work-item per element over (position,
-// channel, sample).
+// cnhw = dy (NCHW) with the channel moved outermost, one work-item per (channel, sample) plane.
 __kernel void conv2d_to_cnhw(const int batch, const int channels, const int plane,
                              __global const float* dy, const int dy_off,
                              __global float* cnhw, const int cnhw_off) {
-    const int p = get_global_id(0), c = get_global_id(1), n = get_global_id(2);
-    if (p >= plane || c >= channels || n >= batch) return;
-    const int i = (n * channels + c) * plane + p;
-    cnhw[cnhw_off + (c * batch + n) * plane + p] = dy[dy_off + i];
+    const int c = get_global_id(0), n = get_global_id(1);
+    if (c >= channels || n >= batch) return;
+    __global const float* in = dy + dy_off + (n * channels + c) * plane;
+    __global float* out = cnhw + cnhw_off + (c * batch + n) * plane;
+    for (int p = 0; p < plane; ++p) out[p] = in[p];
 }
 
 // dbias[c] = sum of row c of cnhw: one work-item per channel, so no atomics (with the GEMM filter
@@ -352,30 +368,32 @@ __kernel void conv2d_filter_gradient_sum(const int filters, const int rows, cons
         dbias[dbias_off + m] = sum;
 }
 
-// col2im as a gather: each input element sums the col entries im2col copied from it, so no two
-// work-items write the same place. Runs over (input column, input row, sample * channels +
-// channel). accumulate != 0 adds to dx.
+// col2im: one work-item per (sample, channel) plane of dx adds every col entry im2col copied from
+// it, walking col's rows in order; no two work-items write the same plane. accumulate != 0 adds
+// to dx.
 __kernel void conv2d_col2im(const int batch, const int channels, const int height, const int width,
                             const int out_h, const int out_w, const int kernel_h, const int kernel_w,
                             const int stride_h, const int stride_w, const int pad_top, const int pad_left,
                             __global const float* col, const int col_off,
                             __global float* dx, const int dx_off, const int accumulate) {
-    const int iw = get_global_id(0), ih = get_global_id(1), plane = get_global_id(2);
-    if (iw >= width || ih >= height || plane >= batch * channels) return;
-    const int i = (plane * height + ih) * width + iw;
+    const int plane = get_global_id(0);
+    if (plane >= batch * channels) return;
     const int ci = plane % channels, n = plane / channels;
+    __global float* out = dx + dx_off + plane * height * width;
+    if (!accumulate)
+        for (int i = 0; i < height * width; ++i) out[i] = 0.0f;
     const int columns = batch * out_h * out_w;
-    float sum = 0.0f;
-    for (int ki = 0; ki < kernel_h; ++ki) {
-        const int th = ih + pad_top - ki;  // oh * stride_h when this kernel row touched ih
-        if (th < 0 || th % stride_h != 0 || th / stride_h >= out_h) continue;
-        const int oh = th / stride_h;
+    for (int ki = 0; ki < kernel_h; ++ki)
         for (int kj = 0; kj < kernel_w; ++kj) {
-            const int tw = iw + pad_left - kj;
-            if (tw < 0 || tw % stride_w != 0 || tw / stride_w >= out_w) continue;
-            const int ow = tw / stride_w;
-            sum += col[col_off + ((ci * kernel_h + ki) * kernel_w + kj) * columns + (n * out_h + oh) * out_w + ow];
+            __global const float* in =
+                col + col_off + ((ci * kernel_h + ki) * kernel_w + kj) * columns + n * out_h * out_w;
+            const int left = pad_left - kj, first = left <= 0 ? 0 : min(out_w, (left + stride_w - 1) / stride_w);
+            const int last = max(first, min(out_w, (width + left + stride_w - 1) / stride_w));
+            for (int oh = 0; oh < out_h; ++oh, in += out_w) {
+                const int ih = oh * stride_h - pad_top + ki;
+                if (ih < 0 || ih >= height) continue;
+                __global float* out_row = out + ih * width - left;
+                for (int ow = first; ow < last; ++ow) out_row[ow * stride_w] += in[ow];
+            }
         }
-    }
-    dx[dx_off + i] = accumulate ? dx[dx_off + i] + sum : sum;
 }

@@ -60,6 +60,23 @@ __kernel void max_pool_backward(const int planes, const int in_h, const int in_w
     dx[dx_off + i] = accumulate ? dx[dx_off + i] + g : g;
 }
 
+// The CPU form: one work-item per plane adds each output's gradient to its maximum, in output
+// order (no other work-item writes the plane). accumulate != 0 adds to dx.
+__kernel void max_pool_backward_planes(const int planes, const int in_h, const int in_w, const int out_h,
+                                       const int out_w, __global const float* dy, const int dy_off,
+                                       __global const int* argmax, const int argmax_off,
+                                       __global float* dx, const int dx_off, const int accumulate) {
+    const int plane = get_global_id(0);
+    if (plane >= planes) return;
+    __global float* out = dx + dx_off + plane * in_h * in_w;
+    if (!accumulate)
+        for (int i = 0; i < in_h * in_w; ++i) out[i] = 0.0f;
+    const int outputs = out_h * out_w;
+    __global const float* gradient = dy + dy_off + plane * outputs;
+    __global const int* at = argmax + argmax_off + plane * outputs;
+    for (int o = 0; o < outputs; ++o) out[at[o]] += gradient[o];
+}
+
 __kernel void avg_pool_forward(const int planes, const int in_h, const int in_w, const int out_h, const int out_w,
                                const int size_h, const int size_w, const int stride_h, const int stride_w,
                                __global const float* x, const int x_off,

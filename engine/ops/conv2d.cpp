@@ -120,9 +120,9 @@ Tensor partial_of(const Tensor& workspace, const Layout& l) {
 }
 
 void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& col) {
-    runtime.run_3d("conv2d", "conv2d_im2col", std::size_t(l.cols.out), std::size_t(l.batch) * l.rows.out, l.col_rows(),
-                   l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h,
-                   l.stride_w, l.rows.pad_before, l.cols.pad_before, x, col);
+    runtime.run_3d("conv2d", "conv2d_im2col", std::size_t(l.batch), l.col_rows(), 1, l.batch, l.channels, l.height,
+                   l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before,
+                   l.cols.pad_before, x, col);
 }
 
 constexpr std::size_t group_side = 8;  // their reqd_work_group_size
@@ -179,8 +179,8 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
     im2col(runtime, l, x, col);
     // cnhw[Cout, P] = weight[Cout, K] * col[K, P]
     gemm(runtime, std::size_t(l.filters), p, k, 1.0f, {weight, k}, {col, p}, 0.0f, cnhw, p, "Conv2D forward");
-    runtime.run_3d("conv2d", "conv2d_output", l.plane(), std::size_t(l.filters), std::size_t(l.batch), l.batch,
-                   l.filters, static_cast<int>(l.plane()), cnhw, bias, y);
+    runtime.run_3d("conv2d", "conv2d_output", std::size_t(l.filters), std::size_t(l.batch), 1, l.batch, l.filters,
+                   static_cast<int>(l.plane()), cnhw, bias, y);
 }
 
 void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
@@ -202,8 +202,8 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
     }
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
-    runtime.run_3d("conv2d", "conv2d_to_cnhw", l.plane(), std::size_t(l.filters), std::size_t(l.batch), l.batch,
-                   l.filters, static_cast<int>(l.plane()), dy, cnhw);
+    runtime.run_3d("conv2d", "conv2d_to_cnhw", std::size_t(l.filters), std::size_t(l.batch), 1, l.batch, l.filters,
+                   static_cast<int>(l.plane()), dy, cnhw);
     // The forward's col may have been overwritten by layers sharing the workspace: rebuild it.
     im2col(runtime, l, x, col);
     // dweight[Cout, K] = dy_cnhw[Cout, P] * col[K, P]^T and dbias[Cout] = the row sums of dy_cnhw.
@@ -215,10 +215,9 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
     // the weight gradient's reads of col before this GEMM writes it.
     gemm(runtime, k, p, std::size_t(l.filters), 1.0f, {weight, k, true}, {cnhw, p}, 0.0f, col, p,
          "Conv2D backward (input gradient)");
-    runtime.run_3d("conv2d", "conv2d_col2im", std::size_t(l.width), std::size_t(l.height),
-                   std::size_t(l.batch) * l.channels, l.batch, l.channels, l.height, l.width, l.rows.out, l.cols.out,
-                   l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before, l.cols.pad_before, col, dx,
-                   static_cast<int>(dx_write == GradWrite::accumulate));
+    runtime.run_3d("conv2d", "conv2d_col2im", std::size_t(l.batch) * l.channels, 1, 1, l.batch, l.channels, l.height,
+                   l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before,
+                   l.cols.pad_before, col, dx, static_cast<int>(dx_write == GradWrite::accumulate));
 }
 
 }  // namespace bps::ops

@@ -1,6 +1,6 @@
 #pragma once
-// 2-D convolution (cross-correlation, as in Keras), forward and backward, as CLBlast GEMMs over
-// an unrolled column matrix (im2col) or as own kernels that read the tensors in place (ConvMethod
+// 2-D convolution (cross-correlation, as in Keras), forward and backward, as GEMMs over an
+// unrolled column matrix (im2col) or as own kernels that read the tensors in place (ConvMethod
 // below); the kernels are kernels/conv2d.cl. All scratch memory is the caller's workspace,
 // planned once.
 //
@@ -24,10 +24,11 @@ using model::Padding;
 // batch x output positions), the forward is weight[Cout, K] x col, the filter gradient
 // dy[Cout, P] x col^T (a skinny product: few outputs, each a sum of tens of thousands of terms)
 // and the input gradient weight^T x dy folded back onto x.
-//   gemm: im2col, then CLBlast: one GEMM forward (and a bias kernel); for the backward, dy in
-//     the GEMM's layout, one GEMM for the filter gradient (whose few output tiles walk all of P
-//     serially) and one for the column gradient, then col2im. Fast on a CPU, where a few
-//     work-groups are all the cores.
+//   gemm: im2col, then ops::gemm (on a CPU the own kernels of kernels/gemm.cl, elsewhere
+//     CLBlast): one GEMM forward (then the bias, into NCHW); for the backward, dy in the GEMM's
+//     layout, one GEMM for the filter gradient and one for the column gradient, then col2im. The
+//     kernels around the GEMMs give each work-item a row or plane to loop over, the CPU way. The
+//     CPU path: a few large products are all a CPU's cores need.
 //   own: kernels/conv2d.cl's implicit GEMMs, which read x, dy and the weights in place and write
 //     NCHW, so nothing the size of col is ever written: 1 kernel forward (bias included), 3
 //     backward. The filter gradient splits P into chunks, one work-group per (32x32 tile,

@@ -2,6 +2,8 @@
 
 #include <clblast.h>
 
+#include <algorithm>
+#include <climits>
 #include <stdexcept>
 #include <string>
 
@@ -16,11 +18,64 @@ std::string clblast_status(clblast::StatusCode status) {
     if (code > -1000) return cl::status_name(code);
     return "CLBlast status " + std::to_string(code);
 }
+
+constexpr std::size_t int_limit = INT_MAX;
+
+// Whether every index of a stored rows x columns matrix (with its offset) fits an int, the
+// type the own kernels index with.
+bool int_indexable(std::size_t offset, std::size_t rows, std::size_t columns, std::size_t ld) {
+    return ld <= int_limit && columns <= ld && offset <= int_limit &&
+           rows <= (int_limit - offset) / std::max<std::size_t>(ld, 1);
+}
+
+bool own_kernels_take(std::size_t m, std::size_t n, std::size_t k, const GemmOperand& a, const GemmOperand& b,
+                      const Tensor& c, std::size_t ldc) {
+    if (a.transposed && b.transposed) return false;
+    return m <= int_limit && n <= int_limit && k <= int_limit &&
+           int_indexable(a.tensor.offset, a.transposed ? k : m, a.transposed ? m : k, a.ld) &&
+           int_indexable(b.tensor.offset, b.transposed ? n : k, b.transposed ? k : n, b.ld) &&
+           int_indexable(c.offset, m, n, ldc);
+}
+
+bool own_by_default(const Runtime& runtime) {
+    return runtime.device().kind == cl::DeviceKind::Cpu;
+}
+
+GemmMethod resolved(const Runtime& runtime, GemmMethod method, std::size_t m, std::size_t n, std::size_t k,
+                    const GemmOperand& a, const GemmOperand& b, const Tensor& c, std::size_t ldc) {
+    if (method != GemmMethod::automatic) return method;
+    return own_by_default(runtime) && own_kernels_take(m, n, k, a, b, c, ldc) ? GemmMethod::own : GemmMethod::clblast;
+}
+
+// kernels/gemm.cl: ROWS x COLS tiles of C per work-item for nn and tn, DOT_ROWS x DOT_COLS for nt.
+constexpr std::size_t broadcast_rows = 8, broadcast_columns = 32, dot_rows = 4, dot_columns = 4;
+
+void own_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float alpha, const GemmOperand& a,
+              const GemmOperand& b, float beta, const Tensor& c, std::size_t ldc, std::string_view what) {
+    if (a.transposed && b.transposed)
+        throw std::invalid_argument(std::string(what) + ": the own GEMM kernels take at most one transposed operand");
+    if (!own_kernels_take(m, n, k, a, b, c, ldc))
+        throw std::invalid_argument(std::string(what) + ": a " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                                    std::to_string(k) + " GEMM indexes past what the own kernels' int indices reach");
+    const bool dot = b.transposed;
+    cl::Kernel& kernel = runtime.kernel("gemm", dot ? "gemm_nt" : a.transposed ? "gemm_tn" : "gemm_nn");
+    Runtime::set_arguments(kernel, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a.tensor,
+                           static_cast<int>(a.ld), b.tensor, static_cast<int>(b.ld), beta, c, static_cast<int>(ldc));
+    const std::size_t tile_rows = dot ? dot_rows : broadcast_rows, tile_columns = dot ? dot_columns : broadcast_columns;
+    // Groups of one work-item: each is a whole register tile, and a CPU runs groups on its cores.
+    kernel.run_groups(runtime.queue(), {(m + tile_rows - 1) / tile_rows, (n + tile_columns - 1) / tile_columns, 1},
+                      {1, 1, 1});
+    runtime.count_gemm();
+}
 }  // namespace
 
 void gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float alpha, GemmOperand a, GemmOperand b,
-          float beta, const Tensor& c, std::size_t ldc, std::string_view what) {
+          float beta, const Tensor& c, std::size_t ldc, std::string_view what, GemmMethod method) {
     if (m == 0 || n == 0 || k == 0) return;
+    if (resolved(runtime, method, m, n, k, a, b, c, ldc) == GemmMethod::own) {
+        own_gemm(runtime, m, n, k, alpha, a, b, beta, c, ldc, what);
+        return;
+    }
     cl_command_queue queue = runtime.queue().get();
     const clblast::StatusCode status = clblast::Gemm<float>(
         clblast::Layout::kRowMajor, a.transposed ? clblast::Transpose::kYes : clblast::Transpose::kNo,
@@ -31,6 +86,10 @@ void gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float a
         throw std::runtime_error(std::string(what) + ": CLBlast GEMM " + std::to_string(m) + "x" + std::to_string(n) +
                                  "x" + std::to_string(k) + " on " + runtime.device().name + " failed with " +
                                  clblast_status(status));
+}
+
+const char* gemm_implementation(const Runtime& runtime) {
+    return own_by_default(runtime) ? "own CPU kernels" : "CLBlast";
 }
 
 std::string clblast_version() {

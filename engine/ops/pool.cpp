@@ -38,11 +38,16 @@ void max_pool_forward(Runtime& runtime, const PoolGeometry& g, const Tensor& x, 
 }
 
 void max_pool_backward(Runtime& runtime, const PoolGeometry& g, const Tensor& dy, const Tensor& argmax,
-                       const Tensor& dx, GradWrite write) {
+                       const Tensor& dx, GradWrite write, WorkSpread spread) {
     // No input gradient wanted (the first layer): dx's shape may be a placeholder.
     if (dx.buffer == nullptr) return;
     const PlaneArgs a = checked("max pool backward", g, dx, dy, "dy");
     require_shape(argmax, dy.shape, "max pool backward", "argmax");
+    if (resolved(runtime, spread) == WorkSpread::per_plane) {
+        runtime.run("pool", "max_pool_backward_planes", a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w, dy,
+                    argmax, dx, as_int(write));
+        return;
+    }
     runtime.run_3d("pool", "max_pool_backward", a.in_w, a.in_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
                    g.size_h, g.size_w, g.stride_h, g.stride_w, dy, argmax, dx, as_int(write));
 }

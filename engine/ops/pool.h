@@ -23,9 +23,10 @@ using model::PoolGeometry;
 void max_pool_forward(Runtime& runtime, const PoolGeometry& geometry, const Tensor& x, const Tensor& y,
                       const Tensor& argmax);
 // dx =|+= the gradient routed to each window's maximum; overlapping windows (stride < size) sum.
-// Gather form (one work-item per input element), so no atomics. dx.buffer == nullptr: nothing.
+// No atomics: per element, each input element gathers from the windows covering it; per plane,
+// one work-item scatters a plane's gradients to their maxima. dx.buffer == nullptr: nothing.
 void max_pool_backward(Runtime& runtime, const PoolGeometry& geometry, const Tensor& dy, const Tensor& argmax,
-                       const Tensor& dx, GradWrite write);
+                       const Tensor& dx, GradWrite write, WorkSpread spread = WorkSpread::automatic);
 
 void avg_pool_forward(Runtime& runtime, const PoolGeometry& geometry, const Tensor& x, const Tensor& y);
 void avg_pool_backward(Runtime& runtime, const PoolGeometry& geometry, const Tensor& dy, const Tensor& dx,

@@ -90,7 +90,8 @@ public:
     }
 
     // What this runtime has enqueued since its creation: the engine's own kernels, and the GEMMs
-    // it asked CLBlast for (one to four kernels each, which CLBlast enqueues itself). On drivers
+    // (on a GPU, CLBlast enqueues one to four kernels for each; on a CPU each is one own kernel,
+    // kernels/gemm.cl). On drivers
     // that spend microseconds of host time per enqueue, the count per step is what a small batch
     // costs (`backprop bench` reports it).
     struct Launches {
@@ -130,6 +131,15 @@ private:
     std::map<std::string, std::unique_ptr<cl::Program>, std::less<>> programs_;
     std::map<std::string, std::unique_ptr<cl::Kernel>, std::less<>> kernels_;
 };
+
+// How an op spreads its work over work-items: one per element suits GPUs; one per row or plane,
+// looping over it in memory order, suits CPUs (PoCL runs each work-item's loop as plain code, and
+// measured several times faster so). automatic picks by the device's kind.
+enum class WorkSpread { automatic, per_element, per_plane };
+inline WorkSpread resolved(const Runtime& runtime, WorkSpread spread) {
+    if (spread != WorkSpread::automatic) return spread;
+    return runtime.device().kind == cl::DeviceKind::Cpu ? WorkSpread::per_plane : WorkSpread::per_element;
+}
 
 // Whether a backward op overwrites its gradient output or adds to it (a tensor read by several
 // layers receives the sum of their gradients).

@@ -2,6 +2,7 @@
 // stored beside the kernel cache per device and driver, and keeps a wrong device from being the
 // default.
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <fstream>
 
 #include "engine/cl/cache_location.h"
@@ -10,6 +11,7 @@
 #include "engine/device/self_test.h"
 #include "engine/device/self_test_record.h"
 #include "engine/device/self_test_runner.h"
+#include "engine/ops/gemm.h"
 #include "tests/engine/ops/op_checks.h"
 #include "tests/engine/test_device.h"
 #include "tests/support/process.h"
@@ -65,10 +67,16 @@ TEST_CASE("the self-test passes on the test device and is stored for discovery t
     CHECK(again.self_test_summary == result.summary());
 }
 
+// The self-test's SGEMM is one own kernel launch on a CPU; elsewhere CLBlast enqueues it, past
+// the engine's fault injection.
+std::uint64_t sgemm_launches() {
+    return std::string(ops::gemm_implementation(test::op_runtime())) == "CLBlast" ? 0 : 1;
+}
+
 TEST_CASE("a kernel launch that silently does nothing is found as wrong results", "[self-test]") {
-    // The first of the engine's own launches in the test (the SGEMM is CLBlast's) is the small
-    // network's first forward kernel: dropped, the probabilities are those of stale memory.
-    cl::arm_fault({cl::FaultPoint::skip, 1, cl::skip_status});
+    // The first of the engine's own launches after the SGEMM is the small network's first forward
+    // kernel: dropped, the probabilities are those of stale memory.
+    cl::arm_fault({cl::FaultPoint::skip, 1 + sgemm_launches(), cl::skip_status});
     const device::SelfTestResult result = device::run_self_test(test::op_runtime());
     cl::disarm_fault();
     INFO(result.summary());
@@ -80,6 +88,23 @@ TEST_CASE("a kernel launch that silently does nothing is found as wrong results"
                                      Catch::Matchers::Contains("(float rounding allows 0.0001)"));
     // The device is fine again once the fault is gone.
     CHECK(device::run_self_test(test::op_runtime()).correct());
+}
+
+TEST_CASE("a dropped SGEMM launch is found, not passed on what the memory held before", "[self-test]") {
+    if (sgemm_launches() == 0)
+        SUCCEED("CLBlast's launches are not the engine's to drop");
+    else {
+        // A passing run first, so C's memory may well hold the right values from before.
+        REQUIRE(device::run_self_test(test::op_runtime()).correct());
+        cl::arm_fault({cl::FaultPoint::skip, 1, cl::skip_status});
+        const device::SelfTestResult result = device::run_self_test(test::op_runtime());
+        cl::disarm_fault();
+        INFO(result.summary());
+        CHECK_FALSE(result.correct());
+        CHECK_FALSE(result.checks.at(0).passed());
+        CHECK_THAT(result.summary(), Catch::Matchers::Contains("SGEMM 67x45x129 (own CPU kernels)"));
+        CHECK(result.checks.at(1).passed());
+    }
 }
 
 TEST_CASE("a stored wrong result marks the device, per driver, and a damaged record is tested again", "[self-test]") {

@@ -49,7 +49,7 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
         // 657 col rows: more than the own forward's table of rows holds (it decodes as it loads).
         ConvCase{{2, 73, 6, 5}, 3, {3, 3, 1, 1, Padding::same}});
     const auto method = GENERATE(ops::ConvMethod::gemm, ops::ConvMethod::own);
-    INFO(describe(c) << (method == ops::ConvMethod::gemm ? ", im2col and CLBlast" : ", own kernels"));
+    INFO(describe(c) << (method == ops::ConvMethod::gemm ? ", im2col and a GEMM" : ", own kernels"));
     const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
     const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
     ops::Runtime& runtime = test::op_runtime();

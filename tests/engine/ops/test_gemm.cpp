@@ -1,4 +1,5 @@
-// The CLBlast GEMM wrapper against a host triple loop, for every transpose combination.
+// Both GEMM methods (CLBlast and the own CPU kernels) against a host triple loop, for every
+// transpose combination, on sizes that end inside the own kernels' tiles and vector steps.
 #include <catch2/catch.hpp>
 #include <limits>
 
@@ -25,16 +26,25 @@ void host_gemm(std::size_t m, std::size_t n, std::size_t k, double alpha, std::s
 struct GemmSize {
     std::size_t m, n, k;
 };
+
+const char* method_name(ops::GemmMethod method) {
+    return method == ops::GemmMethod::own ? "own" : method == ops::GemmMethod::clblast ? "CLBlast" : "automatic";
+}
 }  // namespace
 
 TEST_CASE("gemm matches a host triple loop for every transpose on odd sizes", "[gemm]") {
+    const ops::GemmMethod method = GENERATE(ops::GemmMethod::clblast, ops::GemmMethod::own, ops::GemmMethod::automatic);
     const bool a_t = GENERATE(false, true);
     const bool b_t = GENERATE(false, true);
-    const GemmSize s = GENERATE(GemmSize{7, 5, 3}, GemmSize{1, 9, 4}, GemmSize{13, 1, 17}, GemmSize{33, 65, 31});
+    // The own kernels' tiles are 8 x 32 (4 x 4 for B transposed) and their dot products step 16
+    // deep: 33 x 65 x 31 and 17 x 96 x 50 end inside both, and 8 x 64 x 48 fills them exactly.
+    const GemmSize s = GENERATE(GemmSize{7, 5, 3}, GemmSize{1, 9, 4}, GemmSize{13, 1, 17}, GemmSize{33, 65, 31},
+                                GemmSize{17, 96, 50}, GemmSize{8, 64, 48});
     const float beta = GENERATE(0.0f, 1.0f);
     constexpr float alpha = 0.5f;
-    INFO("m " << s.m << " n " << s.n << " k " << s.k << (a_t ? ", A transposed" : "") << (b_t ? ", B transposed" : "")
-              << ", beta " << beta);
+    if (method == ops::GemmMethod::own && a_t && b_t) return;  // not taken by the own kernels (below)
+    INFO(method_name(method) << " m " << s.m << " n " << s.n << " k " << s.k << (a_t ? ", A transposed" : "")
+                             << (b_t ? ", B transposed" : "") << ", beta " << beta);
 
     // Stored shapes, with a leading dimension one longer than a row so the ld arguments matter.
     const std::size_t a_rows = a_t ? s.k : s.m, a_cols = a_t ? s.m : s.k, lda = a_cols + 1;
@@ -57,13 +67,16 @@ TEST_CASE("gemm matches a host triple loop for every transpose on odd sizes", "[
     const std::vector<float> c_before = c_host;
 
     ops::gemm(test::op_runtime(), s.m, s.n, s.k, alpha, {t[a], lda, a_t}, {t[b], ldb, b_t}, beta, t[c], ldc,
-              "gemm test");
+              "gemm test", method);
     host_gemm(s.m, s.n, s.k, alpha, a_host, lda, a_t, b_host, ldb, b_t, beta, c_host, ldc);
-    // Sums of up to 31 products in [-1, 1]: float rounding stays far below 1e-5.
+    // Sums of up to 50 products in [-1, 1]: float rounding stays far below 1e-5.
     test::require_close(t.read(c), c_host, 1e-5, "C", beta == 0 ? 0.0 : test::max_abs(c_before));
 }
 
 TEST_CASE("gemm with beta 0 ignores NaN already in C", "[gemm]") {
+    const ops::GemmMethod method = GENERATE(ops::GemmMethod::clblast, ops::GemmMethod::own);
+    const bool b_t = GENERATE(false, true);
+    INFO(method_name(method) << (b_t ? ", B transposed" : ""));
     const GemmSize s = GENERATE(GemmSize{7, 5, 3}, GemmSize{33, 65, 31});
     const auto flat = [](std::size_t count) { return Shape{1, static_cast<int>(count), 1, 1}; };
     test::TestTensors t;
@@ -75,7 +88,20 @@ TEST_CASE("gemm with beta 0 ignores NaN already in C", "[gemm]") {
     t.write(a, a_host);
     t.write(b, b_host);
     t.write(c, c_host);
-    ops::gemm(test::op_runtime(), s.m, s.n, s.k, 1.0f, {t[a], s.k}, {t[b], s.n}, 0.0f, t[c], s.n, "gemm test");
-    host_gemm(s.m, s.n, s.k, 1.0, a_host, s.k, false, b_host, s.n, false, 0.0, c_host, s.n);
+    // B's values read as k x n, or (transposed) as n x k.
+    const std::size_t ldb = b_t ? s.k : s.n;
+    ops::gemm(test::op_runtime(), s.m, s.n, s.k, 1.0f, {t[a], s.k}, {t[b], ldb, b_t}, 0.0f, t[c], s.n, "gemm test",
+              method);
+    host_gemm(s.m, s.n, s.k, 1.0, a_host, s.k, false, b_host, ldb, b_t, 0.0, c_host, s.n);
     test::require_close(t.read(c), c_host, 1e-5, "C");
+}
+
+TEST_CASE("the own gemm kernels refuse both operands transposed, naming the caller", "[gemm]") {
+    const auto flat = [](std::size_t count) { return Shape{1, static_cast<int>(count), 1, 1}; };
+    test::TestTensors t;
+    const TensorId a = t.add("a", flat(12)), b = t.add("b", flat(12)), c = t.add("c", flat(9));
+    t.allocate();
+    REQUIRE_THROWS_WITH(ops::gemm(test::op_runtime(), 3, 3, 4, 1.0f, {t[a], 3, true}, {t[b], 4, true}, 0.0f, t[c], 3,
+                                  "Dense 'fc9' forward", ops::GemmMethod::own),
+                        "Dense 'fc9' forward: the own GEMM kernels take at most one transposed operand");
 }

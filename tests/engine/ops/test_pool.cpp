@@ -56,7 +56,9 @@ std::vector<float> plus(std::span<const float> a, std::span<const float> b) {
 
 TEST_CASE("max pooling forward and backward match the reference", "[pool]") {
     const Case c = generated_case();
-    INFO(describe(c));
+    // The backward's GPU form (a gather per input element) and its CPU form (a scatter per plane).
+    const ops::WorkSpread spread = GENERATE(ops::WorkSpread::per_element, ops::WorkSpread::per_plane);
+    INFO(describe(c) << (spread == ops::WorkSpread::per_plane ? ", per plane" : ", per element"));
     const Shape out = ops::pool_output_shape(c.input, c.geometry);
     test::TestTensors t;
     const TensorId x = t.add("x", c.input), y = t.add("y", out), argmax = t.add("argmax", out), dy = t.add("dy", out),
@@ -79,15 +81,15 @@ TEST_CASE("max pooling forward and backward match the reference", "[pool]") {
 
     ref::max_pool_backward<float>(c.input, c.geometry, dy_host, argmax_ref, dx_ref);
     SECTION("overwriting the input gradient") {
-        ops::max_pool_backward(runtime, c.geometry, t[dy], t[argmax], t[dx], GradWrite::overwrite);
+        ops::max_pool_backward(runtime, c.geometry, t[dy], t[argmax], t[dx], GradWrite::overwrite, spread);
         test::require_close(t.read(dx), dx_ref, 1e-6, "dx");
     }
     SECTION("adding to the input gradient") {
-        ops::max_pool_backward(runtime, c.geometry, t[dy], t[argmax], t[dx], GradWrite::accumulate);
+        ops::max_pool_backward(runtime, c.geometry, t[dy], t[argmax], t[dx], GradWrite::accumulate, spread);
         test::require_close(t.read(dx), plus(dx_before, dx_ref), 1e-6, "dx accumulated", test::max_abs(dx_before));
     }
     SECTION("without an input gradient nothing is written") {
-        ops::max_pool_backward(runtime, c.geometry, t[dy], t[argmax], Tensor{}, GradWrite::overwrite);
+        ops::max_pool_backward(runtime, c.geometry, t[dy], t[argmax], Tensor{}, GradWrite::overwrite, spread);
         test::require_close(t.read(dx), dx_before, 0, "dx untouched");
     }
 }
