@@ -48,8 +48,8 @@ double relative_error(const std::vector<float>& actual, const Values& expected, 
     return worst / std::max(size, 1e-30);
 }
 
-// C = A B for odd sizes that no tile divides: the padding and edge code of the GEMM kernels runs too. The
-// error of each entry is relative to the sum of the magnitudes of its products.
+// C = A B, the GEMM training uses, for odd sizes that no tile divides: its padding and edge code
+// runs too. The error of each entry is relative to the sum of the magnitudes of its products.
 SelfTestCheck check_sgemm(ops::Runtime& runtime) {
     constexpr std::size_t m = 67, n = 45, k = 129;
     train::Random random(11);

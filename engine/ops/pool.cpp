@@ -43,7 +43,7 @@ void max_pool_backward(Runtime& runtime, const PoolGeometry& g, const Tensor& dy
     if (dx.buffer == nullptr) return;
     const PlaneArgs a = checked("max pool backward", g, dx, dy, "dy");
     require_shape(argmax, dy.shape, "max pool backward", "argmax");
-    if (resolved(runtime, spread) == WorkSpread::per_plane) {
+    if (resolved_spread(runtime, spread) == WorkSpread::per_plane) {
         runtime.run("pool", "max_pool_backward_planes", a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w, dy,
                     argmax, dx, as_int(write));
         return;

@@ -90,10 +90,9 @@ public:
     }
 
     // What this runtime has enqueued since its creation: the engine's own kernels, and the GEMMs
-    // (on a GPU, CLBlast enqueues one to four kernels for each; on a CPU each is one own kernel,
-    // kernels/gemm.cl). On drivers
-    // that spend microseconds of host time per enqueue, the count per step is what a small batch
-    // costs (`backprop bench` reports it).
+    // (on a GPU CLBlast enqueues one to four kernels for each; on a CPU each is one own kernel of
+    // kernels/gemm.cl). On drivers that spend microseconds of host time per enqueue, the count per
+    // step is what a small batch costs (`backprop bench` reports it).
     struct Launches {
         std::size_t kernels = 0;
         std::size_t gemms = 0;
@@ -136,7 +135,7 @@ private:
 // looping over it in memory order, suits CPUs (PoCL runs each work-item's loop as plain code, and
 // measured several times faster so). automatic picks by the device's kind.
 enum class WorkSpread { automatic, per_element, per_plane };
-inline WorkSpread resolved(const Runtime& runtime, WorkSpread spread) {
+inline WorkSpread resolved_spread(const Runtime& runtime, WorkSpread spread) {
     if (spread != WorkSpread::automatic) return spread;
     return runtime.device().kind == cl::DeviceKind::Cpu ? WorkSpread::per_plane : WorkSpread::per_element;
 }
