@@ -7,6 +7,13 @@
 // it in memory order. A CPU runs each work-item's loop as plain (vectorisable) code; one work-item
 // per element, the GPU way, measured several times slower on PoCL.
 
+// The output columns [*first, *last) whose input column ow * stride_w - left lies inside the row
+// (left = pad_left - kernel column): im2col copies those and zeroes the rest, col2im adds them back.
+void inside_columns(const int left, const int stride_w, const int width, const int out_w, int* first, int* last) {
+    *first = left <= 0 ? 0 : min(out_w, (left + stride_w - 1) / stride_w);
+    *last = max(*first, min(out_w, (width + left + stride_w - 1) / stride_w));
+}
+
 // One work-item per (sample, col row) over a 2-D range: that sample's stretch of the row, reading
 // the input rows in order; padding reads as zero.
 __kernel void conv2d_im2col(const int batch, const int channels, const int height, const int width,
@@ -19,9 +26,9 @@ __kernel void conv2d_im2col(const int batch, const int channels, const int heigh
     const int kj = row % kernel_w, ki = (row / kernel_w) % kernel_h, ci = row / (kernel_w * kernel_h);
     __global float* out = col + col_off + row * (batch * out_h * out_w) + n * out_h * out_w;
     __global const float* in = x + x_off + (n * channels + ci) * height * width;
-    // The output columns whose input column lies inside: [first, last).
-    const int left = pad_left - kj, first = left <= 0 ? 0 : min(out_w, (left + stride_w - 1) / stride_w);
-    const int last = max(first, min(out_w, (width + left + stride_w - 1) / stride_w));
+    const int left = pad_left - kj;
+    int first, last;
+    inside_columns(left, stride_w, width, out_w, &first, &last);
     for (int oh = 0; oh < out_h; ++oh, out += out_w) {
         const int ih = oh * stride_h - pad_top + ki;
         if (ih < 0 || ih >= height) {
@@ -387,8 +394,9 @@ __kernel void conv2d_col2im(const int batch, const int channels, const int heigh
         for (int kj = 0; kj < kernel_w; ++kj) {
             __global const float* in =
                 col + col_off + ((ci * kernel_h + ki) * kernel_w + kj) * columns + n * out_h * out_w;
-            const int left = pad_left - kj, first = left <= 0 ? 0 : min(out_w, (left + stride_w - 1) / stride_w);
-            const int last = max(first, min(out_w, (width + left + stride_w - 1) / stride_w));
+            const int left = pad_left - kj;
+            int first, last;
+            inside_columns(left, stride_w, width, out_w, &first, &last);
             for (int oh = 0; oh < out_h; ++oh, in += out_w) {
                 const int ih = oh * stride_h - pad_top + ki;
                 if (ih < 0 || ih >= height) continue;

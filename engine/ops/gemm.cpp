@@ -42,21 +42,25 @@ bool own_by_default(const Runtime& runtime) {
 }
 
 GemmMethod resolved(const Runtime& runtime, GemmMethod method, std::size_t m, std::size_t n, std::size_t k,
-                    const GemmOperand& a, const GemmOperand& b, const Tensor& c, std::size_t ldc) {
-    if (method != GemmMethod::automatic) return method;
-    return own_by_default(runtime) && own_kernels_take(m, n, k, a, b, c, ldc) ? GemmMethod::own : GemmMethod::clblast;
+                    const GemmOperand& a, const GemmOperand& b, const Tensor& c, std::size_t ldc,
+                    std::string_view what) {
+    if (method == GemmMethod::automatic)
+        return own_by_default(runtime) && own_kernels_take(m, n, k, a, b, c, ldc) ? GemmMethod::own
+                                                                                  : GemmMethod::clblast;
+    if (method == GemmMethod::own && a.transposed && b.transposed)
+        throw std::invalid_argument(std::string(what) + ": the own GEMM kernels take at most one transposed operand");
+    if (method == GemmMethod::own && !own_kernels_take(m, n, k, a, b, c, ldc))
+        throw std::invalid_argument(std::string(what) + ": a " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                                    std::to_string(k) + " GEMM indexes past what the own kernels' int indices reach");
+    return method;
 }
 
 // kernels/gemm.cl: ROWS x COLS tiles of C per work-item for nn and tn, DOT_ROWS x DOT_COLS for nt.
+// The product is one `resolved` found the own kernels take.
 constexpr std::size_t broadcast_rows = 8, broadcast_columns = 32, dot_rows = 4, dot_columns = 4;
 
 void own_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float alpha, const GemmOperand& a,
-              const GemmOperand& b, float beta, const Tensor& c, std::size_t ldc, std::string_view what) {
-    if (a.transposed && b.transposed)
-        throw std::invalid_argument(std::string(what) + ": the own GEMM kernels take at most one transposed operand");
-    if (!own_kernels_take(m, n, k, a, b, c, ldc))
-        throw std::invalid_argument(std::string(what) + ": a " + std::to_string(m) + "x" + std::to_string(n) + "x" +
-                                    std::to_string(k) + " GEMM indexes past what the own kernels' int indices reach");
+              const GemmOperand& b, float beta, const Tensor& c, std::size_t ldc) {
     const bool dot = b.transposed;
     cl::Kernel& kernel = runtime.kernel("gemm", dot ? "gemm_nt" : a.transposed ? "gemm_tn" : "gemm_nn");
     Runtime::set_arguments(kernel, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a.tensor,
@@ -72,8 +76,8 @@ void own_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, flo
 void gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float alpha, GemmOperand a, GemmOperand b,
           float beta, const Tensor& c, std::size_t ldc, std::string_view what, GemmMethod method) {
     if (m == 0 || n == 0 || k == 0) return;
-    if (resolved(runtime, method, m, n, k, a, b, c, ldc) == GemmMethod::own) {
-        own_gemm(runtime, m, n, k, alpha, a, b, beta, c, ldc, what);
+    if (resolved(runtime, method, m, n, k, a, b, c, ldc, what) == GemmMethod::own) {
+        own_gemm(runtime, m, n, k, alpha, a, b, beta, c, ldc);
         return;
     }
     cl_command_queue queue = runtime.queue().get();
