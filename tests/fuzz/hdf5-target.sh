@@ -13,10 +13,21 @@ hdf5_env=(env "ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1:max_alloca
           "LSAN_OPTIONS=$LSAN_OPTIONS:suppressions=$fuzz_dir/hdf5-leaks.supp")
 hdf5_fuzz_options=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 
+# hdf5_first_frame < REPORT: the first stack frame of a sanitizer report outside the sanitizer and
+# fuzzer runtimes and the C library. A C library frame shows either as libc.so.6+offset or, where
+# the symbolizer finds glibc's debug information (as on CI's machine), by glibc's own name for the
+# variant it picked (__memcpy_avx512_unaligned_erms) and its source under sysdeps/ or string/.
+hdf5_first_frame() {
+    grep -E '^ +#[0-9]+ ' |
+        grep -vE 'libclang_rt|compiler-rt|sanitizer_common|/asan_|/ubsan_|fuzzer::|libc\.so|[ /](sysdeps|string)/' |
+        grep -vE ' in (__interceptor_|__asan|__ubsan|__sanitizer|malloc|calloc|realloc|free|_*(str|mem|wcs|wmem)[a-z0-9_]*|operator (new|delete))[ (]' |
+        head -n 1 || true
+}
+
 # hdf5_sort_artifacts FUZZER ARTIFACT...: one line per artifact, replayed alone:
 # - "HDF5's own: NAME" when the first frame of its report outside the sanitizer and fuzzer
-#   runtimes and the C library functions that they intercept (malloc, strdup, memcpy, ...) is in
-#   libhdf5;
+#   runtimes and the C library (hdf5_first_frame: malloc, strdup, memcpy and glibc's variants of
+#   them) is in libhdf5;
 # - "HDF5's own, after earlier inputs: NAME" when it raises nothing alone: our reader keeps no
 #   state from one file to the next, HDF5 does (its identifiers, caches and the files its error
 #   paths leave open), and fork mode keeps no stack to show;
@@ -41,10 +52,7 @@ hdf5_sort_artifacts() {
             fi
             continue
         fi
-        frame=$(grep -E '^ +#[0-9]+ ' <<<"$report" |
-            grep -vE 'libclang_rt|compiler-rt|sanitizer_common|/asan_|/ubsan_|fuzzer::|libc\.so' |
-            grep -vE ' in (__interceptor_|__asan|__ubsan|__sanitizer|malloc|calloc|realloc|free|str[a-z]*|mem[a-z]*|operator (new|delete))[ (]' |
-            head -n 1 || true)
+        frame=$(hdf5_first_frame <<<"$report")
         if [[ "$frame" == *libhdf5* ]]; then
             echo "   HDF5's own: $(basename "$artifact")"
         elif ! grep -qE 'ERROR|runtime error|SUMMARY' <<<"$report"; then
