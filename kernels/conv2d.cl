@@ -73,8 +73,18 @@ __kernel void conv2d_bias_gradient(const int channels, const int row_length,
                                    __global float* dbias, const int dbias_off) {
     const int c = get_global_id(0);
     if (c >= channels) return;
-    float sum = 0.0f;
-    for (int j = 0; j < row_length; ++j) sum += cnhw[cnhw_off + c * row_length + j];
+    // 16 partial sums, one per vector lane: a CPU adds a whole vector per step instead of one
+    // value after another (a scalar sum cannot be reordered by the compiler). Measured on cifar's
+    // conv2 (32 rows of 65,536): 1.8 ms to 0.2 ms on 2 cores.
+    __global const float* row = cnhw + cnhw_off + c * row_length;
+    float16 lanes = 0.0f;
+    int j = 0;
+    for (; j + 16 <= row_length; j += 16) lanes += vload16(0, row + j);
+    const float8 h8 = lanes.lo + lanes.hi;
+    const float4 h4 = h8.lo + h8.hi;
+    const float2 h2 = h4.lo + h4.hi;
+    float sum = h2.x + h2.y;
+    for (; j < row_length; ++j) sum += row[j];
     dbias[dbias_off + c] = sum;
 }
 

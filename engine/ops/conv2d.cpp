@@ -24,10 +24,13 @@ struct Layout {
     int filters;
     Axis rows, cols;
     int kernel_h, kernel_w, stride_h, stride_w;
+    int slice = 1;  // the gemm method's samples per column matrix
 
     std::size_t col_rows() const { return std::size_t(channels) * std::size_t(kernel_h) * std::size_t(kernel_w); }
     std::size_t col_columns() const { return std::size_t(batch) * std::size_t(rows.out) * std::size_t(cols.out); }
     std::size_t plane() const { return std::size_t(rows.out) * std::size_t(cols.out); }
+    std::size_t sample_size() const { return std::size_t(channels) * std::size_t(height) * std::size_t(width); }
+    std::size_t slices() const { return (std::size_t(batch) + std::size_t(slice) - 1) / std::size_t(slice); }
     // Rounded up to a multiple of 16 values: 64 bytes, the boundary each workspace region starts
     // on (GEMM kernels read it faster), and the own kernels' step.
     static std::size_t aligned(std::size_t count) { return (count + 15) / 16 * 16; }
@@ -49,35 +52,45 @@ struct Layout {
     std::size_t chunks() const { return (col_columns() + chunk() - 1) / chunk(); }
     // One partial sum per chunk, filter and (col row or bias).
     std::size_t partial_count() const { return chunks() * std::size_t(filters) * (col_rows() + 1); }
-    // The gemm method's workspace: col, then the cnhw product. The own kernels' workspace: the
-    // partial sums alone (they read x and dy in place).
-    std::size_t cnhw_offset() const { return aligned(col_rows() * col_columns()); }
+    // The gemm method's workspace: one slice's col, then the whole batch's cnhw product. The own
+    // kernels' workspace: the partial sums alone (they read x and dy in place).
+    std::size_t cnhw_offset() const { return aligned(col_rows() * std::size_t(slice) * plane()); }
     std::size_t gemm_workspace() const { return cnhw_offset() + std::size_t(filters) * col_columns(); }
     std::size_t workspace(ConvMethod method) const {
         return method == ConvMethod::own ? partial_count() : gemm_workspace();
     }
 };
 
-Layout layout_of(const Shape& input, int out_channels, const Conv2dGeometry& g) {
+// Samples per gemm slice: as asked, or as many as fit the column budget; at least one, at most
+// the batch.
+int slice_of(const Layout& l, int asked) {
+    const std::size_t per_sample = std::max<std::size_t>(1, l.col_rows() * l.plane());
+    const std::size_t fitting = asked > 0 ? std::size_t(asked) : column_budget_values() / per_sample;
+    return static_cast<int>(std::clamp<std::size_t>(fitting, 1, std::size_t(l.batch)));
+}
+
+Layout layout_of(const Shape& input, int out_channels, const Conv2dGeometry& g, int asked_slice) {
     conv2d_output_shape(input, out_channels, g);  // checks the sizes, with the learner's message
-    const Layout l{input.n,
-                   input.c,
-                   input.h,
-                   input.w,
-                   out_channels,
-                   conv_axis(input.h, g.kernel_h, g.stride_h, g.padding),
-                   conv_axis(input.w, g.kernel_w, g.stride_w, g.padding),
-                   g.kernel_h,
-                   g.kernel_w,
-                   g.stride_h,
-                   g.stride_w};
-    // The kernels index with int, the OpenCL C type every device handles. The column matrix is
-    // the largest thing either method indexes (it holds every value the products read).
+    Layout l{input.n,
+             input.c,
+             input.h,
+             input.w,
+             out_channels,
+             conv_axis(input.h, g.kernel_h, g.stride_h, g.padding),
+             conv_axis(input.w, g.kernel_w, g.stride_w, g.padding),
+             g.kernel_h,
+             g.kernel_w,
+             g.stride_h,
+             g.stride_w};
+    // The kernels index with int, the OpenCL C type every device handles. The whole batch's
+    // column matrix bounds what either method indexes (it holds every value the products read).
+    l.slice = l.batch;
     if (l.gemm_workspace() > std::size_t(INT_MAX))
         throw std::invalid_argument(
             "a " + input.to_string() + " input with " + std::to_string(out_channels) + " filters of " +
             size_text(g.kernel_h, g.kernel_w) + " needs " + std::to_string(l.gemm_workspace()) +
             " workspace values, more than one kernel can index (" + std::to_string(INT_MAX) + ")");
+    l.slice = slice_of(l, asked_slice);
     return l;
 }
 
@@ -94,8 +107,9 @@ void require_shape(const Tensor& tensor, const Shape& expected, const char* op, 
 
 // Checks the parameters and the workspace; the weight's first dimension gives the filter count.
 Layout checked_layout(const Conv2dGeometry& g, const Tensor& x, const Tensor& weight, const Tensor& bias,
-                      const Tensor& workspace, ConvMethod method, const char* op, const char* bias_name) {
-    const Layout l = layout_of(x.shape, weight.shape.n, g);
+                      const Tensor& workspace, const ConvPlan& plan, const char* op, const char* bias_name) {
+    const ConvMethod method = plan.method;
+    const Layout l = layout_of(x.shape, weight.shape.n, g, plan.samples_per_slice);
     require_shape(weight, Shape{l.filters, l.channels, g.kernel_h, g.kernel_w}, op, "weight", x.shape);
     require_shape(bias, Shape{1, l.filters, 1, 1}, op, bias_name, x.shape);
     if (workspace.count() < l.workspace(method))
@@ -110,7 +124,7 @@ Tensor region(const Tensor& workspace, std::size_t offset, std::size_t count) {
 }
 
 Tensor col_of(const Tensor& workspace, const Layout& l) {
-    return region(workspace, 0, l.col_rows() * l.col_columns());
+    return region(workspace, 0, l.col_rows() * std::size_t(l.slice) * l.plane());
 }
 Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.col_columns());
@@ -119,10 +133,31 @@ Tensor partial_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, 0, l.partial_count());
 }
 
-void im2col(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& col) {
-    runtime.run_3d("conv2d", "conv2d_im2col", std::size_t(l.batch), l.col_rows(), 1, l.batch, l.channels, l.height,
-                   l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before,
-                   l.cols.pad_before, x, col);
+// One slice of the gemm method: samples [first, first + count) of the batch.
+struct Slice {
+    int first, count;
+    std::size_t columns(const Layout& l) const { return std::size_t(count) * l.plane(); }
+    // Its samples of an NCHW tensor (x or dx).
+    Tensor samples(const Tensor& t, const Layout& l) const {
+        return Tensor{t.buffer, t.offset + std::size_t(first) * l.sample_size(),
+                      Shape{count, t.shape.c, t.shape.h, t.shape.w}};
+    }
+    // Its columns of a matrix whose rows run over the whole batch's positions (cnhw).
+    Tensor columns_of(const Tensor& t, const Layout& l) const {
+        return Tensor{t.buffer, t.offset + std::size_t(first) * l.plane(), t.shape};
+    }
+};
+
+template <typename Body>
+void for_each_slice(const Layout& l, Body body) {
+    for (int first = 0; first < l.batch; first += l.slice) body(Slice{first, std::min(l.slice, l.batch - first)});
+}
+
+// col[K, slice columns] from the slice's samples of x.
+void im2col(Runtime& runtime, const Layout& l, const Slice& slice, const Tensor& x, const Tensor& col) {
+    runtime.run_3d("conv2d", "conv2d_im2col", std::size_t(slice.count), l.col_rows(), 1, slice.count, l.channels,
+                   l.height, l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w,
+                   l.rows.pad_before, l.cols.pad_before, slice.samples(x, l), col);
 }
 
 constexpr std::size_t group_side = 8;  // their reqd_work_group_size
@@ -158,15 +193,23 @@ void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& x, c
 }
 }  // namespace
 
+std::size_t column_budget_values() {
+    // 32 MiB of floats: about a core's share of a laptop's last-level cache. Measured at batch 64
+    // (docs/performance.md): as fast as the unsliced batch on 2 and 16 cores, where smaller
+    // slices lost to the cost of more commands; cifar at batch 256 needs 516 MiB instead of 773.
+    return std::size_t(1) << 23;
+}
+
 std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
-                                      const Conv2dGeometry& geometry, ConvMethod method) {
-    return layout_of(input, out_channels, geometry).workspace(resolved(runtime, method));
+                                      const Conv2dGeometry& geometry, ConvPlan plan) {
+    return layout_of(input, out_channels, geometry, plan.samples_per_slice).workspace(resolved(runtime, plan.method));
 }
 
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
-                    const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvMethod method) {
-    method = resolved(runtime, method);
-    const Layout l = checked_layout(geometry, x, weight, bias, workspace, method, "forward", "bias");
+                    const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan) {
+    plan.method = resolved(runtime, plan.method);
+    const ConvMethod method = plan.method;
+    const Layout l = checked_layout(geometry, x, weight, bias, workspace, plan, "forward", "bias");
     require_shape(y, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "forward", "y", x.shape);
     if (method == ConvMethod::own) {
         run_implicit(runtime, "conv2d_forward_implicit", "Conv2D forward",
@@ -176,18 +219,23 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
     }
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
-    im2col(runtime, l, x, col);
-    // cnhw[Cout, P] = weight[Cout, K] * col[K, P]
-    gemm(runtime, std::size_t(l.filters), p, k, 1.0f, {weight, k}, {col, p}, 0.0f, cnhw, p, "Conv2D forward");
+    for_each_slice(l, [&](const Slice& slice) {
+        im2col(runtime, l, slice, x, col);
+        // The slice's columns of cnhw[Cout, P] = weight[Cout, K] * col[K, slice columns]
+        const std::size_t n = slice.columns(l);
+        gemm(runtime, std::size_t(l.filters), n, k, 1.0f, {weight, k}, {col, n}, 0.0f, slice.columns_of(cnhw, l), p,
+             "Conv2D forward");
+    });
     runtime.run_3d("conv2d", "conv2d_output", std::size_t(l.filters), std::size_t(l.batch), 1, l.batch, l.filters,
                    static_cast<int>(l.plane()), cnhw, bias, y);
 }
 
 void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                      const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
-                     const Tensor& workspace, ConvMethod method) {
-    method = resolved(runtime, method);
-    const Layout l = checked_layout(geometry, x, weight, dbias, workspace, method, "backward", "dbias");
+                     const Tensor& workspace, ConvPlan plan) {
+    plan.method = resolved(runtime, plan.method);
+    const ConvMethod method = plan.method;
+    const Layout l = checked_layout(geometry, x, weight, dbias, workspace, plan, "backward", "dbias");
     require_shape(dy, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "backward", "dy", x.shape);
     require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
     if (dx.buffer != nullptr) require_shape(dx, x.shape, "backward", "dx", x.shape);
@@ -204,20 +252,26 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
     const std::size_t k = l.col_rows(), p = l.col_columns();
     runtime.run_3d("conv2d", "conv2d_to_cnhw", std::size_t(l.filters), std::size_t(l.batch), 1, l.batch, l.filters,
                    static_cast<int>(l.plane()), dy, cnhw);
-    // The forward's col may have been overwritten by layers sharing the workspace: rebuild it.
-    im2col(runtime, l, x, col);
-    // dweight[Cout, K] = dy_cnhw[Cout, P] * col[K, P]^T and dbias[Cout] = the row sums of dy_cnhw.
+    // dbias[Cout] = the row sums of dy_cnhw.
     runtime.run("conv2d", "conv2d_bias_gradient", std::size_t(l.filters), l.filters, static_cast<int>(p), cnhw, dbias);
-    gemm(runtime, std::size_t(l.filters), k, p, 1.0f, {cnhw, p}, {col, p, true}, 0.0f, dweight, k,
-         "Conv2D backward (weight gradient)");
-    if (dx.buffer == nullptr) return;
-    // dcol[K, P] = weight[Cout, K]^T * dy_cnhw[Cout, P], into col: the in-order queue has finished
-    // the weight gradient's reads of col before this GEMM writes it.
-    gemm(runtime, k, p, std::size_t(l.filters), 1.0f, {weight, k, true}, {cnhw, p}, 0.0f, col, p,
-         "Conv2D backward (input gradient)");
-    runtime.run_3d("conv2d", "conv2d_col2im", std::size_t(l.batch) * l.channels, 1, 1, l.batch, l.channels, l.height,
-                   l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before,
-                   l.cols.pad_before, col, dx, static_cast<int>(dx_write == GradWrite::accumulate));
+    for_each_slice(l, [&](const Slice& slice) {
+        // The forward's col may have been overwritten by layers sharing the workspace: rebuild it.
+        im2col(runtime, l, slice, x, col);
+        // dweight[Cout, K] (+)= the slice's dy_cnhw[Cout, slice columns] * col[K, slice columns]^T
+        const std::size_t n = slice.columns(l);
+        const Tensor dy_slice = slice.columns_of(cnhw, l);
+        gemm(runtime, std::size_t(l.filters), k, n, 1.0f, {dy_slice, p}, {col, n, true}, slice.first == 0 ? 0.0f : 1.0f,
+             dweight, k, "Conv2D backward (weight gradient)");
+        if (dx.buffer == nullptr) return;
+        // dcol[K, slice columns] = weight[Cout, K]^T * the slice's dy_cnhw, into col: the in-order
+        // queue has finished the weight gradient's reads of col before this GEMM writes it.
+        gemm(runtime, k, n, std::size_t(l.filters), 1.0f, {weight, k, true}, {dy_slice, p}, 0.0f, col, n,
+             "Conv2D backward (input gradient)");
+        runtime.run_3d("conv2d", "conv2d_col2im", std::size_t(slice.count) * l.channels, 1, 1, slice.count, l.channels,
+                       l.height, l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w,
+                       l.rows.pad_before, l.cols.pad_before, col, slice.samples(dx, l),
+                       static_cast<int>(dx_write == GradWrite::accumulate));
+    });
 }
 
 }  // namespace bps::ops

@@ -26,9 +26,10 @@ using model::Padding;
 // and the input gradient weight^T x dy folded back onto x.
 //   gemm: im2col, then ops::gemm (on a CPU the own kernels of kernels/gemm.cl, elsewhere
 //     CLBlast): one GEMM forward (then the bias, into NCHW); for the backward, dy in the GEMM's
-//     layout, one GEMM for the filter gradient and one for the column gradient, then col2im. The
-//     kernels around the GEMMs give each work-item a row or plane to loop over, the CPU way. The
-//     CPU path: a few large products are all a CPU's cores need.
+//     layout, one GEMM for the filter gradient and one for the column gradient, then col2im; all
+//     of it a slice of samples at a time (ConvPlan). The kernels around the GEMMs give each
+//     work-item a row or plane to loop over, the CPU way. The CPU path: a few large products are
+//     all a CPU's cores need.
 //   own: kernels/conv2d.cl's implicit GEMMs, which read x, dy and the weights in place and write
 //     NCHW, so nothing the size of col is ever written: 1 kernel forward (bias included), 3
 //     backward. The filter gradient splits P into chunks, one work-group per (32x32 tile,
@@ -37,21 +38,35 @@ using model::Padding;
 //   automatic: own on GPUs and accelerators, gemm on CPUs (measured: docs/performance.md).
 enum class ConvMethod { automatic, gemm, own };
 
+// How a convolution runs: its method, and for the gemm method how many samples each column
+// matrix holds. The gemm method unrolls the batch a slice of samples at a time, each slice's
+// columns, product and fold-back done before the next, so that its workspace no longer grows
+// with the batch: the whole batch's column matrix is 302 MB for cifar's conv2 at batch 256.
+// samples_per_slice 0 takes as many as fit in column_budget_values (at least one).
+struct ConvPlan {
+    ConvMethod method = ConvMethod::automatic;
+    int samples_per_slice = 0;
+    ConvPlan(ConvMethod method_ = ConvMethod::automatic, int samples = 0)  // NOLINT: a method alone is a plan
+        : method(method_), samples_per_slice(samples) {}
+};
+// The automatic slice's column matrix holds at most this many floats (measured:
+// docs/performance.md, "CPU (PoCL)"); a sample whose own column matrix is larger is a slice alone.
+std::size_t column_budget_values();
+
 // Scratch memory (in float elements) the forward and backward need for this input with this
 // method on this runtime's device; the model plans it once.
 std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
-                                      const Conv2dGeometry& geometry, ConvMethod method = ConvMethod::automatic);
+                                      const Conv2dGeometry& geometry, ConvPlan plan = {});
 
 // x: N x Cin x H x W, weight: Cout x Cin x kh x kw, bias: 1 x Cout x 1 x 1, y: conv2d_output_shape(...),
 // workspace: a tensor of at least conv2d_workspace_elements (shape e.g. {1, elements, 1, 1}).
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
-                    const Tensor& bias, const Tensor& y, const Tensor& workspace,
-                    ConvMethod method = ConvMethod::automatic);
+                    const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan = {});
 
 // dx (buffer nullptr = skip) =|+= the input gradient; dweight and dbias are overwritten. The
 // workspace's contents from the forward pass are not needed (other layers may share it).
 void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                      const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
-                     const Tensor& workspace, ConvMethod method = ConvMethod::automatic);
+                     const Tensor& workspace, ConvPlan plan = {});
 
 }  // namespace bps::ops

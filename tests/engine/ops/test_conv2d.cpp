@@ -48,17 +48,23 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
         ConvCase{{2, 37, 9, 11}, 20, {2, 4, 2, 3, Padding::same}},
         // 657 col rows: more than the own forward's table of rows holds (it decodes as it loads).
         ConvCase{{2, 73, 6, 5}, 3, {3, 3, 1, 1, Padding::same}});
-    const auto method = GENERATE(ops::ConvMethod::gemm, ops::ConvMethod::own);
-    INFO(describe(c) << (method == ops::ConvMethod::gemm ? ", im2col and a GEMM" : ", own kernels"));
+    // The gemm method over the whole batch at once (these column matrices fit the budget), and a
+    // slice of 2 samples at a time (the last one short for odd batches).
+    const auto [method, slice] = GENERATE(std::pair{ops::ConvMethod::gemm, 0}, std::pair{ops::ConvMethod::gemm, 2},
+                                          std::pair{ops::ConvMethod::own, 0});
+    const ops::ConvPlan plan{method, slice};
+    INFO(describe(c) << (method == ops::ConvMethod::own
+                             ? ", own kernels"
+                             : ", im2col and a GEMM, " + (slice == 0 ? std::string("the whole batch at once")
+                                                                     : std::to_string(slice) + " samples at a time")));
     const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
     const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
     ops::Runtime& runtime = test::op_runtime();
-    const std::size_t workspace_elements = ops::conv2d_workspace_elements(runtime, c.x, c.filters, c.geometry, method);
+    const std::size_t workspace_elements = ops::conv2d_workspace_elements(runtime, c.x, c.filters, c.geometry, plan);
 
     test::WeightedLayerTensors layer(c.x, w_shape, b_shape, y_shape, 31, workspace_elements);
     test::TestTensors& t = layer.t;
-    ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace],
-                        method);
+    ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace], plan);
     std::vector<float> y_ref(y_shape.count());
     ref::conv2d_forward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, y_ref);
     test::require_close(t.read(layer.y), y_ref, tolerance, "y");
@@ -71,8 +77,29 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
     test::check_weighted_backward(layer, dx_ref, dw_ref, db_ref, tolerance,
                                   [&](const Tensor& dx, ops::GradWrite write) {
                                       ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], dx,
-                                                           write, t[layer.dw], t[layer.db], t[layer.workspace], method);
+                                                           write, t[layer.dw], t[layer.db], t[layer.workspace], plan);
                                   });
+}
+
+TEST_CASE("the gemm method's workspace stops growing with the batch once a slice fills the column budget", "[conv2d]") {
+    // cifar's conv2: 288 col rows x 1,024 positions a sample, so a slice holds 28 samples of the
+    // 8,388,608-value budget. Past that, only the product (32 filters x positions) grows.
+    const Conv2dGeometry geometry{3, 3, 1, 1, Padding::same};
+    const std::size_t per_sample_col = 288 * 1024, per_sample_product = 32 * 1024;
+    const std::size_t slice = ops::column_budget_values() / per_sample_col;
+    REQUIRE(slice >= 2);
+    const auto workspace = [&](int batch) {
+        return ops::conv2d_workspace_elements(test::op_runtime(), {batch, 32, 32, 32}, 32, geometry,
+                                              ops::ConvMethod::gemm);
+    };
+    // Below a slice, the column matrix grows with the batch too.
+    CHECK(workspace(2) - workspace(1) == per_sample_col + per_sample_product);
+    CHECK(workspace(256) - workspace(128) == 128 * per_sample_product);
+    CHECK(workspace(256) < 256 * per_sample_col);
+    // An explicit slice of one sample: one sample's column matrix, however large the batch.
+    CHECK(ops::conv2d_workspace_elements(test::op_runtime(), {64, 32, 32, 32}, 32, geometry,
+                                         ops::ConvPlan{ops::ConvMethod::gemm, 1}) ==
+          per_sample_col + 64 * per_sample_product);
 }
 
 TEST_CASE("conv2d backward on the reference matches finite differences", "[conv2d]") {
