@@ -37,6 +37,14 @@ expect "a strlen variant under an interceptor is skipped" libhdf5 \
     #1 0x7f01 in __interceptor_strdup (/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.so+0x1)
     #2 0x7f02 in H5Aexists (/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x58cf5)"
 
+expect "an abort raised by HDF5's assertion, symbolized from glibc's sources, is HDF5's" libhdf5 \
+"==1==ERROR: AddressSanitizer: ABRT on unknown address 0x000000000001
+    #0 0x7f00 in __pthread_kill_implementation nptl/pthread_kill.c:44:76
+    #1 0x7f01 in raise signal/../sysdeps/posix/raise.c:26:13
+    #2 0x7f02 in abort stdlib/abort.c:79:7
+    #3 0x7f03 in __assert_fail_base assert/assert.c:92:3
+    #4 0x7f04 in H5HG_read (/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x167b56)"
+
 expect "our frame under a C library memcpy is ours" "bps::io::read_weights_file" \
 "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000011
     #0 0x7fa6d738b870 in __memcpy_avx512_unaligned_erms string/../sysdeps/x86_64/multiarch/memmove-vec-unaligned-erms.S:350
