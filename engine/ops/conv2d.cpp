@@ -30,7 +30,6 @@ struct Layout {
     std::size_t col_columns() const { return std::size_t(batch) * std::size_t(rows.out) * std::size_t(cols.out); }
     std::size_t plane() const { return std::size_t(rows.out) * std::size_t(cols.out); }
     std::size_t sample_size() const { return std::size_t(channels) * std::size_t(height) * std::size_t(width); }
-    std::size_t slices() const { return (std::size_t(batch) + std::size_t(slice) - 1) / std::size_t(slice); }
     // Rounded up to a multiple of 16 values: 64 bytes, the boundary each workspace region starts
     // on (GEMM kernels read it faster), and the own kernels' step.
     static std::size_t aligned(std::size_t count) { return (count + 15) / 16 * 16; }
@@ -194,9 +193,9 @@ void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& x, c
 }  // namespace
 
 std::size_t column_budget_values() {
-    // 32 MiB of floats: about a core's share of a laptop's last-level cache. Measured at batch 64
-    // (docs/performance.md): as fast as the unsliced batch on 2 and 16 cores, where smaller
-    // slices lost to the cost of more commands; cifar at batch 256 needs 516 MiB instead of 773.
+    // 32 MiB of floats: at batch 64 as fast as the unsliced batch on 2 and 16 cores, where smaller
+    // slices lost to the cost of more commands (docs/performance.md), while cifar at batch 256
+    // needs 516 MiB instead of 773.
     return std::size_t(1) << 23;
 }
 
