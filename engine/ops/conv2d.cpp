@@ -107,13 +107,13 @@ void require_shape(const Tensor& tensor, const Shape& expected, const char* op, 
 // Checks the parameters and the workspace; the weight's first dimension gives the filter count.
 Layout checked_layout(const Conv2dGeometry& g, const Tensor& x, const Tensor& weight, const Tensor& bias,
                       const Tensor& workspace, const ConvPlan& plan, const char* op, const char* bias_name) {
-    const ConvMethod method = plan.method;
     const Layout l = layout_of(x.shape, weight.shape.n, g, plan.samples_per_slice);
     require_shape(weight, Shape{l.filters, l.channels, g.kernel_h, g.kernel_w}, op, "weight", x.shape);
     require_shape(bias, Shape{1, l.filters, 1, 1}, op, bias_name, x.shape);
-    if (workspace.count() < l.workspace(method))
+    const std::size_t needed = l.workspace(plan.method);
+    if (workspace.count() < needed)
         throw std::invalid_argument(std::string("Conv2D ") + op + ": workspace " + workspace.shape.to_string() +
-                                    " holds fewer than the " + std::to_string(l.workspace(method)) + " values a " +
+                                    " holds fewer than the " + std::to_string(needed) + " values a " +
                                     x.shape.to_string() + " input needs");
     return l;
 }
@@ -207,10 +207,9 @@ std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                     const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan) {
     plan.method = resolved(runtime, plan.method);
-    const ConvMethod method = plan.method;
     const Layout l = checked_layout(geometry, x, weight, bias, workspace, plan, "forward", "bias");
     require_shape(y, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "forward", "y", x.shape);
-    if (method == ConvMethod::own) {
+    if (plan.method == ConvMethod::own) {
         run_implicit(runtime, "conv2d_forward_implicit", "Conv2D forward",
                      {Layout::tiles_n(l.col_columns()), Layout::tiles_m(std::size_t(l.filters)), 1}, l, x, weight, bias,
                      y);
@@ -233,12 +232,11 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
                      const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
                      const Tensor& workspace, ConvPlan plan) {
     plan.method = resolved(runtime, plan.method);
-    const ConvMethod method = plan.method;
     const Layout l = checked_layout(geometry, x, weight, dbias, workspace, plan, "backward", "dbias");
     require_shape(dy, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "backward", "dy", x.shape);
     require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
     if (dx.buffer != nullptr) require_shape(dx, x.shape, "backward", "dx", x.shape);
-    if (method == ConvMethod::own) {
+    if (plan.method == ConvMethod::own) {
         split_filter_gradient(runtime, l, x, dy, partial_of(workspace, l), dweight, dbias);
         if (dx.buffer != nullptr)
             run_implicit(runtime, "conv2d_backward_data_implicit", "Conv2D backward",
