@@ -51,10 +51,16 @@ struct Layout {
     std::size_t chunks() const { return (col_columns() + chunk() - 1) / chunk(); }
     // One partial sum per chunk, filter and (col row or bias).
     std::size_t partial_count() const { return chunks() * std::size_t(filters) * (col_rows() + 1); }
-    // The gemm method's workspace: one slice's col, then the whole batch's cnhw product. The own
-    // kernels' workspace: the partial sums alone (they read x and dy in place).
+    // The gemm method's workspace: one slice's col, then the whole batch's cnhw product, then the
+    // scratch of the filter gradient's split product (ops::gemm_split_scratch_values; the first
+    // slice is the longest). The own kernels' workspace: the partial sums alone (they read x and dy
+    // in place).
     std::size_t cnhw_offset() const { return aligned(col_rows() * std::size_t(slice) * plane()); }
-    std::size_t gemm_workspace() const { return cnhw_offset() + std::size_t(filters) * col_columns(); }
+    std::size_t split_offset() const { return aligned(cnhw_offset() + std::size_t(filters) * col_columns()); }
+    std::size_t split_values() const {
+        return gemm_split_scratch_values(std::size_t(filters), col_rows(), std::size_t(slice) * plane());
+    }
+    std::size_t gemm_workspace() const { return split_offset() + split_values(); }
     std::size_t workspace(ConvMethod method) const {
         return method == ConvMethod::own ? partial_count() : gemm_workspace();
     }
@@ -127,6 +133,9 @@ Tensor col_of(const Tensor& workspace, const Layout& l) {
 }
 Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.col_columns());
+}
+Tensor split_scratch_of(const Tensor& workspace, const Layout& l) {
+    return region(workspace, l.split_offset(), std::max<std::size_t>(l.split_values(), 1));
 }
 Tensor partial_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, 0, l.partial_count());
@@ -245,7 +254,7 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
                          l, weight, dy, dx, static_cast<int>(dx_write == GradWrite::accumulate));
         return;
     }
-    const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
+    const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l), split = split_scratch_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
     runtime.run_3d("conv2d", "conv2d_to_cnhw", std::size_t(l.filters), std::size_t(l.batch), 1, l.batch, l.filters,
                    static_cast<int>(l.plane()), dy, cnhw);
@@ -258,7 +267,8 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
         const std::size_t n = slice.columns(l);
         const Tensor dy_slice = slice.columns_of(cnhw, l);
         gemm(runtime, std::size_t(l.filters), k, n, 1.0f, {dy_slice, p}, {col, n, true}, slice.first == 0 ? 0.0f : 1.0f,
-             dweight, k, "Conv2D backward (weight gradient)");
+             dweight, k, "Conv2D backward (weight gradient)", GemmMethod::automatic,
+             l.split_values() > 0 ? &split : nullptr);
         if (dx.buffer == nullptr) return;
         // dcol[K, slice columns] = weight[Cout, K]^T * the slice's dy_cnhw, into col: the in-order
         // queue has finished the weight gradient's reads of col before this GEMM writes it.

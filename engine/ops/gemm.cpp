@@ -59,9 +59,42 @@ GemmMethod resolved(const Runtime& runtime, GemmMethod method, std::size_t m, st
 // The product is one `resolved` found the own kernels take.
 constexpr std::size_t broadcast_rows = 8, broadcast_columns = 32, dot_rows = 4, dot_columns = 4;
 
+// A x B^T splits k into chunks of split_chunk (a multiple of the kernel's step of 16) when there
+// are at least min_split_chunks of them. Measured on 2 and 16 cores (docs/performance.md): chunks
+// of 4,096 were the fastest, or within noise of it, for the filter gradients of the reference
+// networks; with 2 chunks (cnn's conv2, k = 7,744) the split gained nothing.
+constexpr std::size_t split_chunk = 4096, min_split_chunks = 4;
+
+std::size_t split_chunks(std::size_t k) {
+    const std::size_t chunks = (k + split_chunk - 1) / split_chunk;
+    return chunks >= min_split_chunks ? chunks : 1;
+}
+
+// C = alpha * A * B^T + beta * C in two kernels: gemm_nt_partial writes each chunk's dot products
+// to its m x n slab of scratch, gemm_nt_sum adds the slabs in order into C.
+void split_dot_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float alpha, const GemmOperand& a,
+                    const GemmOperand& b, float beta, const Tensor& c, std::size_t ldc, const Tensor& scratch) {
+    const std::size_t chunks = split_chunks(k);
+    cl::Kernel& partial = runtime.kernel("gemm", "gemm_nt_partial");
+    Runtime::set_arguments(partial, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
+                           static_cast<int>(split_chunk), a.tensor, static_cast<int>(a.ld), b.tensor,
+                           static_cast<int>(b.ld), scratch);
+    partial.run_groups(runtime.queue(), {(m + dot_rows - 1) / dot_rows, (n + dot_columns - 1) / dot_columns, chunks},
+                       {1, 1, 1});
+    runtime.count_gemm();
+    runtime.run("gemm", "gemm_nt_sum", m, static_cast<int>(m), static_cast<int>(n), static_cast<int>(chunks), alpha,
+                scratch, beta, c, static_cast<int>(ldc));
+}
+
 void own_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float alpha, const GemmOperand& a,
-              const GemmOperand& b, float beta, const Tensor& c, std::size_t ldc) {
+              const GemmOperand& b, float beta, const Tensor& c, std::size_t ldc, const Tensor* split_scratch) {
     const bool dot = b.transposed;
+    const std::size_t scratch_needed = gemm_split_scratch_values(m, n, k);
+    if (dot && scratch_needed > 0 && split_scratch != nullptr && split_scratch->count() >= scratch_needed &&
+        int_indexable(split_scratch->offset, 1, scratch_needed, scratch_needed)) {
+        split_dot_gemm(runtime, m, n, k, alpha, a, b, beta, c, ldc, *split_scratch);
+        return;
+    }
     cl::Kernel& kernel = runtime.kernel("gemm", dot ? "gemm_nt" : a.transposed ? "gemm_tn" : "gemm_nn");
     Runtime::set_arguments(kernel, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a.tensor,
                            static_cast<int>(a.ld), b.tensor, static_cast<int>(b.ld), beta, c, static_cast<int>(ldc));
@@ -73,11 +106,17 @@ void own_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, flo
 }
 }  // namespace
 
+std::size_t gemm_split_scratch_values(std::size_t m, std::size_t n, std::size_t k) {
+    const std::size_t chunks = split_chunks(k);
+    return chunks > 1 ? chunks * m * n : 0;
+}
+
 void gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float alpha, GemmOperand a, GemmOperand b,
-          float beta, const Tensor& c, std::size_t ldc, std::string_view what, GemmMethod method) {
+          float beta, const Tensor& c, std::size_t ldc, std::string_view what, GemmMethod method,
+          const Tensor* split_scratch) {
     if (m == 0 || n == 0 || k == 0) return;
     if (resolved(runtime, method, m, n, k, a, b, c, ldc, what) == GemmMethod::own) {
-        own_gemm(runtime, m, n, k, alpha, a, b, beta, c, ldc);
+        own_gemm(runtime, m, n, k, alpha, a, b, beta, c, ldc, split_scratch);
         return;
     }
     cl_command_queue queue = runtime.queue().get();

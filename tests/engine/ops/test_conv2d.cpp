@@ -47,7 +47,10 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
         // of 16 and a zero-padded one per kernel position), with an even kernel and stride 2x3.
         ConvCase{{2, 37, 9, 11}, 20, {2, 4, 2, 3, Padding::same}},
         // 657 col rows: more than the own forward's table of rows holds (it decodes as it loads).
-        ConvCase{{2, 73, 6, 5}, 3, {3, 3, 1, 1, Padding::same}});
+        ConvCase{{2, 73, 6, 5}, 3, {3, 3, 1, 1, Padding::same}},
+        // 14,884 positions: the gemm method's filter gradient over the whole batch is long enough
+        // for ops::gemm to split it into 4 chunks (the last one short), in 2-sample slices not.
+        ConvCase{{4, 2, 63, 63}, 3, {3, 3, 1, 1, Padding::valid}});
     // The gemm method over the whole batch at once (these column matrices fit the budget), and a
     // slice of 2 samples at a time (the last one short for odd batches).
     const auto [method, slice] = GENERATE(std::pair{ops::ConvMethod::gemm, 0}, std::pair{ops::ConvMethod::gemm, 2},

@@ -1,6 +1,7 @@
 // Both GEMM methods (CLBlast and the own CPU kernels) against a host triple loop, for every
 // transpose combination, on sizes that end inside the own kernels' tiles and vector steps.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <limits>
 
 #include "engine/ops/gemm.h"
@@ -104,4 +105,65 @@ TEST_CASE("the own gemm kernels refuse both operands transposed, naming the call
     REQUIRE_THROWS_WITH(ops::gemm(test::op_runtime(), 3, 3, 4, 1.0f, {t[a], 3, true}, {t[b], 4, true}, 0.0f, t[c], 3,
                                   "Dense 'fc9' forward", ops::GemmMethod::own),
                         "Dense 'fc9' forward: the own GEMM kernels take at most one transposed operand");
+}
+
+TEST_CASE("A x B^T with a long k splits it into chunks when given scratch, and matches a host loop", "[gemm]") {
+    // Fewer than 4 chunks of 4,096 run whole; from there on the scratch holds one m x n slab per chunk.
+    CHECK(ops::gemm_split_scratch_values(5, 7, 12288) == 0);
+    CHECK(ops::gemm_split_scratch_values(5, 7, 12289) == 4 * 5 * 7);
+    CHECK(ops::gemm_split_scratch_values(32, 288, 65536) == 16 * 32 * 288);
+
+    // m and n end inside the 4 x 4 dot tiles, and n = 37 inside the sum's 16-wide steps too; the
+    // last chunk is short and ends inside a 16-step (5 x 4,096 + 36 = 2 steps and 4 values).
+    const GemmSize s = GENERATE(GemmSize{5, 7, 16397}, GemmSize{9, 37, 20516});
+    const float beta = GENERATE(0.0f, 1.0f);
+    const bool scratch_large_enough = GENERATE(true, false);
+    INFO("m " << s.m << " n " << s.n << " k " << s.k << ", beta " << beta
+              << (scratch_large_enough ? "" : ", scratch one value short"));
+    const std::size_t needed = ops::gemm_split_scratch_values(s.m, s.n, s.k);
+    REQUIRE(needed > 0);
+    const std::size_t lda = s.k + 3, ldb = s.k + 5, ldc = s.n + 2;
+    const auto flat = [](std::size_t count) { return Shape{1, static_cast<int>(count), 1, 1}; };
+    test::TestTensors t;
+    t.add("spacer", {1, 5, 1, 1});
+    const TensorId a = t.add("a", flat(s.m * lda)), b = t.add("b", flat(s.n * ldb)), c = t.add("c", flat(s.m * ldc)),
+                   scratch = t.add("scratch", flat(scratch_large_enough ? needed : needed - 1));
+    t.allocate();
+    const std::vector<float> a_host = test::random_values(s.m * lda, 56);
+    const std::vector<float> b_host = test::random_values(s.n * ldb, 57);
+    // beta 0 must overwrite whatever C held, NaN included; beta 1 adds to random values.
+    std::vector<float> c_host = beta == 0.0f ? std::vector<float>(s.m * ldc, std::numeric_limits<float>::quiet_NaN())
+                                             : test::random_values(s.m * ldc, 58);
+    t.write(a, a_host);
+    t.write(b, b_host);
+    t.write(c, c_host);
+    // Scratch holding NaN: every value the sum reads must have been written by the chunks.
+    t.write(scratch, std::vector<float>(t[scratch].count(), std::numeric_limits<float>::quiet_NaN()));
+    const std::vector<float> c_before = c_host;
+
+    ops::Runtime& runtime = test::op_runtime();
+    const Tensor scratch_tensor = t[scratch];
+    const ops::Runtime::Launches before = runtime.launches();
+    ops::gemm(runtime, s.m, s.n, s.k, 0.5f, {t[a], lda}, {t[b], ldb, true}, beta, t[c], ldc, "split test",
+              ops::GemmMethod::own, &scratch_tensor);
+    const ops::Runtime::Launches after = runtime.launches();
+    // The split is one GEMM kernel and one summing kernel; too little scratch runs the product whole.
+    CHECK(after.gemms - before.gemms == 1);
+    CHECK(after.kernels - before.kernels == (scratch_large_enough ? 1u : 0u));
+
+    host_gemm(s.m, s.n, s.k, 0.5, a_host, lda, false, b_host, ldb, true, beta, c_host, ldc);
+    // Sums of about 20,000 products in [-1, 1], in float on the device: measured below 2e-6.
+    const std::vector<float> c_device = t.read(c);
+    std::vector<float> product, expected;
+    for (std::size_t i = 0; i < s.m; ++i) {
+        product.insert(product.end(), c_device.begin() + i * ldc, c_device.begin() + i * ldc + s.n);
+        expected.insert(expected.end(), c_host.begin() + i * ldc, c_host.begin() + i * ldc + s.n);
+        // The values between rows (ldc > n) are left as they were.
+        for (std::size_t j = s.n; j < ldc; ++j) {
+            INFO("row " << i << " column " << j);
+            const float now = c_device[i * ldc + j], was = c_before[i * ldc + j];
+            CHECK((now == was || (std::isnan(now) && std::isnan(was))));
+        }
+    }
+    test::require_close(product, expected, 1e-5, "C", beta == 0 ? 0.0 : test::max_abs(c_before));
 }
