@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
+#include <cstddef>
 #include <map>
 #include <optional>
 
@@ -23,6 +25,8 @@ using ops::GradWrite;
 
 struct Network::Parameter {
     std::string name;
+    Shape shape;
+    bool trainable = false;
     TensorId value = 0;
     std::optional<TensorId> gradient;  // none for running statistics
     std::vector<TensorId> state;       // optimiser state
@@ -70,6 +74,7 @@ Network::Network(ops::Runtime& runtime, const NetworkSpec& spec, int batch_size,
     arena_ = std::make_unique<TensorArena>(runtime_.context(), runtime_.queue(), plan_);
     for (Parameter& parameter : parameters_)
         for (TensorId id : parameter.state) parameter.state_views.push_back((*arena_)[id]);
+    parameter_blocks_ = parameter_blocks();
     initialise_parameters(seed);
 }
 
@@ -97,18 +102,15 @@ void Network::plan_memory() {
         per_batch_.push_back(batched);
         return id;
     };
+    // Parameters are declared here and placed after the layers (see below).
     auto add_parameter = [&](Node& node, const std::string& suffix, const Shape& shape, train::Initializer init,
                              train::Fans fans, bool trainable) {
         Parameter parameter;
         parameter.name = node.spec.name + "." + suffix;
-        parameter.value = add(parameter.name, shape, false);
+        parameter.shape = shape;
+        parameter.trainable = trainable;
         parameter.initializer = init;
         parameter.fans = fans;
-        if (trainable) {
-            parameter.gradient = add(parameter.name + ".grad", shape, false);
-            for (int s = 0; s < train::optimizer_state_count(optimizer_); ++s)
-                parameter.state.push_back(add(parameter.name + ".state" + std::to_string(s), shape, false));
-        }
         node.parameters.push_back(parameters_.size());
         parameters_.push_back(std::move(parameter));
     };
@@ -161,6 +163,7 @@ void Network::plan_memory() {
                 break;
         }
     }
+    place_parameters();
     // Conv layers share one scratch area: they run one at a time on an in-order queue.
     if (workspace > 0) {
         workspace_ = add("conv2d.workspace", Shape{1, static_cast<int>(workspace), 1, 1}, false);
@@ -194,6 +197,55 @@ void Network::plan_memory() {
             if (node.spec.type != LayerType::flatten) written[storage] = true;
         }
     }
+}
+
+void Network::place_parameters() {
+    auto add = [&](const std::string& name, const Shape& shape) {
+        per_batch_.push_back(false);
+        return plan_.add(name, shape);
+    };
+    // Every trainable value, then every gradient, then each optimiser state, in the same order:
+    // the arena places tensors one after the other, each on the same 64-byte boundary, so the
+    // blocks line up element for element and one optimiser command updates them all (update).
+    // The padding between tensors is zero in every block and stays zero under any optimiser.
+    std::vector<Parameter*> trainable;
+    for (Parameter& parameter : parameters_)
+        if (parameter.trainable) trainable.push_back(&parameter);
+    for (Parameter* parameter : trainable) parameter->value = add(parameter->name, parameter->shape);
+    for (Parameter* parameter : trainable) parameter->gradient = add(parameter->name + ".grad", parameter->shape);
+    for (int s = 0; s < train::optimizer_state_count(optimizer_); ++s)
+        for (Parameter* parameter : trainable)
+            parameter->state.push_back(add(parameter->name + ".state" + std::to_string(s), parameter->shape));
+    for (Parameter& parameter : parameters_)
+        if (!parameter.trainable) parameter.value = add(parameter.name, parameter.shape);
+}
+
+std::optional<Network::ParameterBlocks> Network::parameter_blocks() const {
+    std::vector<const Parameter*> trainable;
+    for (const Parameter& parameter : parameters_)
+        if (parameter.gradient) trainable.push_back(&parameter);
+    if (trainable.empty()) return std::nullopt;
+    const Parameter& first = *trainable.front();
+    const Parameter& last = *trainable.back();
+    const std::size_t begin = plan_.offset(first.value);
+    const std::size_t count = plan_.offset(last.value) + plan_.shape(last.value).count() - begin;
+    // The blocks must line up element for element (place_parameters); checked rather than assumed.
+    auto lines_up = [&](auto&& id_of) {
+        const std::ptrdiff_t shift = std::ptrdiff_t(plan_.offset(id_of(first))) - std::ptrdiff_t(begin);
+        return std::all_of(trainable.begin(), trainable.end(), [&](const Parameter* parameter) {
+            return std::ptrdiff_t(plan_.offset(id_of(*parameter))) - std::ptrdiff_t(plan_.offset(parameter->value)) ==
+                   shift;
+        });
+    };
+    bool aligned = lines_up([](const Parameter& p) { return *p.gradient; });
+    for (std::size_t s = 0; s < first.state.size(); ++s)
+        aligned &= lines_up([s](const Parameter& p) { return p.state[s]; });
+    if (!aligned || count > std::size_t(INT_MAX)) return std::nullopt;
+    const Shape shape{1, static_cast<int>(count), 1, 1};
+    auto block = [&](TensorId id) { return Tensor{(*arena_)[id].buffer, plan_.offset(id), shape}; };
+    ParameterBlocks blocks{block(first.value), block(*first.gradient), {}};
+    for (TensorId id : first.state) blocks.state.push_back(block(id));
+    return blocks;
 }
 
 void Network::initialise_parameters(std::uint64_t seed) {
@@ -438,6 +490,14 @@ std::vector<LayerTiming> Network::time_layers(int count) {
 
 void Network::update(float learning_rate) {
     ++step_;
+    // One command for every parameter: the optimisers work element by element, so updating the
+    // blocks is updating each parameter, in fewer launches (a CPU device or a small batch spends
+    // more on each launch than on the update).
+    if (parameter_blocks_) {
+        train::optimizer_step(runtime_, optimizer_, learning_rate, step_, parameter_blocks_->values,
+                              parameter_blocks_->gradients, parameter_blocks_->state);
+        return;
+    }
     for (const Parameter& parameter : parameters_) {
         if (!parameter.gradient) continue;
         train::optimizer_step(runtime_, optimizer_, learning_rate, step_, (*arena_)[parameter.value],

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -94,8 +95,9 @@ public:
     std::vector<ParameterView> optimizer_state() const;
     int updates() const noexcept { return step_; }
     void set_updates(int updates);
-    // A training step failed part-way through its update (a launch refused by the device): some
-    // parameters have the step, others do not, and the weights on the device are no step's.
+    // A training step failed during its update (a launch refused by the device). The update is one
+    // command where the parameters' blocks line up, else one per parameter, so some parameters
+    // may have the step and others not: the weights on the device are taken to be no step's.
     bool update_interrupted() const noexcept { return update_interrupted_; }
 
     // The parts of a step, for tests that check gradients through the whole graph.
@@ -115,6 +117,14 @@ private:
     struct Parameter;
     void build_graph(const NetworkSpec& spec);
     void plan_memory();
+    void place_parameters();
+    // The trainable values, gradients and optimiser states as three (or more) blocks that line
+    // up element for element; none when they do not (then update runs per parameter).
+    struct ParameterBlocks {
+        Tensor values, gradients;
+        std::vector<Tensor> state;
+    };
+    std::optional<ParameterBlocks> parameter_blocks() const;
     void initialise_parameters(std::uint64_t seed);
     Tensor view(TensorId id, int count) const;
     Tensor output_of(int node, int count) const;
@@ -138,6 +148,7 @@ private:
     TensorId labels_ = 0, targets_ = 0, sample_loss_ = 0, sample_correct_ = 0, totals_ = 0, probabilities_ = 0;
     TensorId workspace_ = 0;
     bool has_workspace_ = false;
+    std::optional<ParameterBlocks> parameter_blocks_;
     // Batches go up without blocking the host (declared last: destroyed before the arena, they
     // wait for their pending writes).
     ops::StagedUpload image_upload_, label_upload_, target_upload_;

@@ -357,7 +357,7 @@ void TrainingJob::State::keep_weights(JobFailure& failure) const noexcept {
     if (!result.training_began || result.weights.empty()) return;
     const char* which = failure.kind == FailureKind::diverged
                             ? "the last known to be finite"
-                            : "the last kept whole (the failing batch had updated only part of them)";
+                            : "the last kept whole (the failing batch's update did not finish)";
     save_failure_weights(failure, result.weights, result.kept_after_batches, which);
 }
 

@@ -7,6 +7,7 @@
 #include "engine/model/network.h"
 #include "engine/ops/dense.h"
 #include "engine/ops/metrics.h"
+#include "engine/reference/optimizer.h"
 #include "engine/train/random.h"
 #include "tests/engine/ops/op_checks.h"
 
@@ -315,4 +316,71 @@ TEST_CASE("backward computes no gradient that no parameter needs", "[network][tr
     CHECK(after.gemms - before.gemms == alone.gemms - alone_before.gemms);
     CHECK(after.kernels - before.kernels == alone.kernels - alone_before.kernels);
     CHECK(after.gemms - before.gemms == 1);  // the weight gradient; no input gradient
+}
+
+TEST_CASE("one update moves every trainable parameter as the reference optimiser does, in one command",
+          "[network][train]") {
+    train::OptimizerSettings settings;
+    const int kind = GENERATE(0, 1, 2);
+    if (kind == 0) {
+        settings.nesterov = true;
+        settings.weight_decay = 0.01f;
+    } else {
+        settings.kind = kind == 1 ? train::OptimizerKind::adam : train::OptimizerKind::adamw;
+        settings.weight_decay = 0.02f;
+    }
+    INFO((kind == 0 ? "SGD, Nesterov momentum" : kind == 1 ? "Adam" : "AdamW") << ", weight decay");
+    ops::Runtime& runtime = test::op_runtime();
+    const int count = 3;
+    // Conv, Dense and BatchNorm parameters of several sizes, and BatchNorm's running statistics,
+    // which have no gradient.
+    Network network(runtime, every_layer_network(), count, settings, 11);
+    const std::vector<float> images = test::random_values(count * 72, 41);
+    const std::vector<int> labels{2, 0, 1};
+    constexpr float rate = 0.05f;
+    // A first step leaves the optimiser state non-zero; the second is checked.
+    network.train_step(images, labels, rate);
+    network.upload_images(images, count);
+    network.upload_labels(labels);
+    network.forward(count, true);
+    network.loss(count);
+    network.backward(count);
+
+    const std::vector<ParameterView> parameters = network.parameters(), state = network.optimizer_state();
+    const int states = train::optimizer_state_count(settings);
+    std::vector<std::vector<double>> values, gradients;
+    std::vector<std::vector<std::vector<double>>> moments;
+    std::size_t state_index = 0;
+    for (const ParameterView& parameter : parameters) {
+        values.push_back(test::to_double(runtime.read(parameter.value)));
+        gradients.push_back(parameter.gradient.buffer ? test::to_double(runtime.read(parameter.gradient))
+                                                      : std::vector<double>{});
+        moments.emplace_back();
+        if (parameter.gradient.buffer)
+            for (int s = 0; s < states; ++s)
+                moments.back().push_back(test::to_double(runtime.read(state.at(state_index++).value)));
+    }
+    REQUIRE(state_index == state.size());
+
+    const ops::Runtime::Launches before = runtime.launches();
+    network.update(rate);
+    const ops::Runtime::Launches after = runtime.launches();
+    CHECK(after.kernels - before.kernels == 1);
+    CHECK(after.gemms == before.gemms);
+
+    std::size_t trainable = 0;
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        INFO(parameters[i].name);
+        const std::vector<float> now = runtime.read(parameters[i].value);
+        if (!parameters[i].gradient.buffer) {
+            // Running statistics: no gradient, left exactly as they were.
+            CHECK(test::to_double(now) == values[i]);
+            continue;
+        }
+        ++trainable;
+        std::vector<double> expected = values[i];
+        ref::optimizer_step<double>(settings, rate, network.updates(), expected, gradients[i], moments[i]);
+        test::require_close(now, test::to_float(expected), 1e-6, "the updated value");
+    }
+    CHECK(trainable == 10);  // stem, branch, hidden and out: weight and bias; bn: gamma and beta
 }

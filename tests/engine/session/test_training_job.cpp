@@ -841,7 +841,7 @@ TEST_CASE("a device fault in the middle of a step's update keeps the last weight
     const std::vector<io::NamedArray> one_batch_weights = run_batches(1).second;
     const std::uint64_t three_batch_launches = run_batches(3).first;
 
-    // The last launch of the third batch updates its last parameter: the others have the step.
+    // The last launch of the third batch is its update (one command for every parameter).
     cl::arm_fault({cl::FaultPoint::enqueue, three_batch_launches, CL_OUT_OF_RESOURCES});
     Recorder run;
     JobSetup setup = setup_of(small_project());
@@ -855,7 +855,7 @@ TEST_CASE("a device fault in the middle of a step's update keeps the last weight
     CHECK_THAT(run.failure->message,
                Catch::Contains("failed during training, after 2 batches of this run") &&
                    Catch::EndsWith("; the weights as they were after 1 batch of this run, the last kept whole (the "
-                                   "failing batch had updated only part of them), are saved in " +
+                                   "failing batch's update did not finish), are saved in " +
                                    (dir.path() / "kept.h5").string()));
     REQUIRE(run.failure->weights.size() == one_batch_weights.size());
     const SavedWeights saved = read_saved_weights(dir.path() / "kept.h5");
