@@ -88,13 +88,30 @@ std::optional<std::string> jpeg_refusal(std::span<const std::uint8_t> bytes) {
     while (at + 1 < bytes.size()) {
         const std::uint8_t next = bytes[at + 1];
         if (in_scan) {
-            const bool restart = next >= 0xd0 && next <= 0xd7;
-            if (bytes[at] != 0xff || next == 0x00 || restart) {
-                if (!restart) ++scan_bytes;  // FF 00 is one byte of data, FF FF one fill byte
-                at += bytes[at] == 0xff ? 2 : 1;
+            if (bytes[at] != 0xff) {
+                ++scan_bytes;
+                ++at;
+                continue;
+            }
+            // As stb reads entropy-coded data: after an FF it skips any further FFs (fill bytes),
+            // then 00 makes the FF one byte of data, a restart marker goes on with the scan, and
+            // anything else is the next marker. (FF FF 00 is data: taking the first FF FF for the
+            // scan's end lost step with stb, which then read a DHT segment this walk skipped.)
+            std::size_t after = at + 1;
+            while (after < bytes.size() && bytes[after] == 0xff) ++after;
+            if (after >= bytes.size()) {
+                at = after;
+                break;
+            }
+            const std::uint8_t code = bytes[after];
+            if (code == 0x00 || (code >= 0xd0 && code <= 0xd7)) {
+                if (code == 0x00) ++scan_bytes;
+                at = after + 1;
                 continue;
             }
             in_scan = false;
+            at = after - 1;  // the FF before the marker
+            continue;
         }
         if (bytes[at] != 0xff) {  // stb scans past padding between segments to the next marker
             ++at;

@@ -49,6 +49,27 @@ TEST_CASE("a JPEG Huffman table of more than 256 codes is refused before stb see
                         Catch::Contains("bad.jpg") && Catch::Contains("cannot be decoded: corrupt JPEG"));
 }
 
+TEST_CASE("a DHT segment after FF FF 00 in a scan's data is checked, as stb reads it", "[image_folder]") {
+    // stb skips fill bytes after an FF inside a scan, so FF FF 00 is one data byte and the scan
+    // goes on to the DHT marker after it, whose table of 1,662 codes stb 2.27 would write past its
+    // arrays (found by CI's fuzzing). The walk once took the FF FF for the end of the scan.
+    Bytes jpeg;
+    append(jpeg, {0xff, 0xd8, 0xff, 0xc4, 0x00, 0x26, 0x00});                 // DHT: DC table 0,
+    append(jpeg, {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5});        // one code of 2 bits;
+    append(jpeg, {0x10, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5});  // AC table 0, the same
+    append(jpeg, {0xff, 0xc0, 0x00, 0x0b, 8, 0, 8, 0, 8, 1, 1, 0x11, 0});
+    append(jpeg, {0xff, 0xda, 0x00, 0x08, 1, 1, 0x00, 0, 63, 0});  // a scan, then its data:
+    append(jpeg, {0x12, 0xff, 0xff, 0x00, 0x34});                  // FF FF 00 is data
+    append(jpeg, {0xff, 0xc4, 0x00, 0x13, 0x11});                  // a DHT: AC table 1
+    append(jpeg, {0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 2, 0});
+    REQUIRE(datasets::prepare_image_bytes(jpeg) == "corrupt JPEG (a Huffman table of 1787 codes; at most 256)");
+
+    // The same with FF FF D0 (fill bytes before a restart marker): the scan goes on as well.
+    REQUIRE(jpeg[jpeg.size() - 23] == 0x00);
+    jpeg[jpeg.size() - 23] = 0xd0;
+    CHECK(datasets::prepare_image_bytes(jpeg) == "corrupt JPEG (a Huffman table of 1787 codes; at most 256)");
+}
+
 TEST_CASE("a PNG's empty IDAT chunks are dropped and nothing else changes", "[image_folder]") {
     test::TempDir dir("image-check-png");
     test::write_test_png(dir.path() / "a.png", 4, 3, 1, Bytes(12, 128));
