@@ -134,8 +134,9 @@ Tensor col_of(const Tensor& workspace, const Layout& l) {
 Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.col_columns());
 }
+// Empty when no slice's filter gradient is long enough to split: gemm then runs it whole.
 Tensor split_scratch_of(const Tensor& workspace, const Layout& l) {
-    return region(workspace, l.split_offset(), std::max<std::size_t>(l.split_values(), 1));
+    return region(workspace, l.split_offset(), l.split_values());
 }
 Tensor partial_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, 0, l.partial_count());
@@ -267,8 +268,7 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
         const std::size_t n = slice.columns(l);
         const Tensor dy_slice = slice.columns_of(cnhw, l);
         gemm(runtime, std::size_t(l.filters), k, n, 1.0f, {dy_slice, p}, {col, n, true}, slice.first == 0 ? 0.0f : 1.0f,
-             dweight, k, "Conv2D backward (weight gradient)", GemmMethod::automatic,
-             l.split_values() > 0 ? &split : nullptr);
+             dweight, k, "Conv2D backward (weight gradient)", GemmMethod::automatic, &split);
         if (dx.buffer == nullptr) return;
         // dcol[K, slice columns] = weight[Cout, K]^T * the slice's dy_cnhw, into col: the in-order
         // queue has finished the weight gradient's reads of col before this GEMM writes it.
