@@ -6,6 +6,9 @@
 #               NAMESPACE bps::kernels TYPE EmbeddedKernelSource FUNCTION embedded_sources
 #               ORIGIN kernels/*.cl COMMENT "Embedding OpenCL kernels")
 # which adds the command that generates OUTPUT at build time by running this file in script mode.
+# With INCLUDES x.clh y.clh, a line `#include "x.clh"` in a source is replaced by that file's text
+# when the source is embedded (OpenCL programs built from a string have no include path), and the
+# sources are embedded again when an included file changes.
 #
 # In script mode, each file becomes a byte array (not a raw string: MSVC limits string literals to
 # 16 KiB, and a byte array has no delimiter that the file could contain), named by its file name
@@ -13,16 +16,17 @@
 # where TYPE is {name, std::string_view text}, declared in HEADER.
 if(NOT CMAKE_SCRIPT_MODE_FILE)
   function(embed_files)
-    cmake_parse_arguments(EMBED "" "OUTPUT;HEADER;NAMESPACE;TYPE;FUNCTION;ORIGIN;COMMENT" "SOURCES" ${ARGN})
+    cmake_parse_arguments(EMBED "" "OUTPUT;HEADER;NAMESPACE;TYPE;FUNCTION;ORIGIN;COMMENT" "SOURCES;INCLUDES" ${ARGN})
     # A list argument would be split at its semicolons into separate command words; pass it with
     # '|' between the files and split it again in the script.
     string(REPLACE ";" "|" sources_arg "${EMBED_SOURCES}")
+    string(REPLACE ";" "|" includes_arg "${EMBED_INCLUDES}")
     add_custom_command(
       OUTPUT ${EMBED_OUTPUT}
-      COMMAND ${CMAKE_COMMAND} -DOUTPUT=${EMBED_OUTPUT} "-DSOURCES=${sources_arg}" -DHEADER=${EMBED_HEADER}
+      COMMAND ${CMAKE_COMMAND} -DOUTPUT=${EMBED_OUTPUT} "-DSOURCES=${sources_arg}" "-DINCLUDES=${includes_arg}" -DHEADER=${EMBED_HEADER}
               -DNAMESPACE=${EMBED_NAMESPACE} -DTYPE=${EMBED_TYPE} -DFUNCTION=${EMBED_FUNCTION}
               -DORIGIN=${EMBED_ORIGIN} -P ${CMAKE_CURRENT_FUNCTION_LIST_FILE}
-      DEPENDS ${EMBED_SOURCES} ${CMAKE_CURRENT_FUNCTION_LIST_FILE}
+      DEPENDS ${EMBED_SOURCES} ${EMBED_INCLUDES} ${CMAKE_CURRENT_FUNCTION_LIST_FILE}
       COMMENT "${EMBED_COMMENT}"
       VERBATIM)
   endfunction()
@@ -30,12 +34,29 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 string(REPLACE "|" ";" SOURCES "${SOURCES}")
+string(REPLACE "|" ";" INCLUDES "${INCLUDES}")
 set(body "")
 set(entries "")
 set(index 0)
 foreach(src IN LISTS SOURCES)
   get_filename_component(name ${src} NAME_WE)
-  file(READ ${src} hex HEX)
+  set(embedded ${src})
+  if(INCLUDES)
+    # The source with each included file's text in place of its #include line, written out so
+    # that it can be read back as hex like any other file.
+    file(READ ${src} text)
+    foreach(included IN LISTS INCLUDES)
+      get_filename_component(included_name ${included} NAME)
+      file(READ ${included} included_text)
+      string(REPLACE "#include \"${included_name}\"" "${included_text}" text "${text}")
+    endforeach()
+    if(text MATCHES "#include \"[^\"]*\"")
+      message(FATAL_ERROR "${src}: ${CMAKE_MATCH_0} names no file given to embed_files as INCLUDES")
+    endif()
+    set(embedded ${OUTPUT}.${name}.expanded)
+    file(WRITE ${embedded} "${text}")
+  endif()
+  file(READ ${embedded} hex HEX)
   string(LENGTH "${hex}" hex_len)
   math(EXPR byte_count "${hex_len} / 2")
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")

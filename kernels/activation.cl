@@ -1,25 +1,7 @@
 // Element-wise activations. `kind` follows bps::ops::Activation: 0 ReLU, 1 LeakyReLU,
 // 2 Sigmoid, 3 Tanh. Each tensor argument is a buffer and an element offset.
 
-float activate(const int kind, const float slope, const float x) {
-    switch (kind) {
-        case 0: return x > 0.0f ? x : 0.0f;
-        case 1: return x > 0.0f ? x : slope * x;
-        case 2: return 1.0f / (1.0f + exp(-x));
-        default: return tanh(x);
-    }
-}
-
-// The derivative, from the input x (ReLU family) or the output y (Sigmoid, Tanh): `value`, the
-// only one of the two read (the backward is memory-bound).
-float activation_slope(const int kind, const float slope, const float value) {
-    switch (kind) {
-        case 0: return value > 0.0f ? 1.0f : 0.0f;
-        case 1: return value > 0.0f ? 1.0f : slope;
-        case 2: return value * (1.0f - value);
-        default: return 1.0f - value * value;
-    }
-}
+#include "activation_functions.clh"
 
 __kernel void activation_forward(const int n, const int kind, const float slope,
                                  __global const float* x, const int x_off,
@@ -39,4 +21,13 @@ __kernel void activation_backward(const int n, const int kind, const float slope
     const float value = kind <= 1 ? x[x_off + i] : y[y_off + i];
     const float g = dy[dy_off + i] * activation_slope(kind, slope, value);
     dx[dx_off + i] = accumulate ? dx[dx_off + i] + g : g;
+}
+
+// dy = dy * f'(x) in place, computed from y = f(x) (kind never FUSED_NONE): the backward of an
+// activation fused into the layer before it, for that layer's kernels that read dy in place.
+__kernel void activation_gradient_from_output(const int n, const int kind, const float slope,
+                                              __global const float* y, const int y_off,
+                                              __global float* dy, const int dy_off) {
+    const int i = get_global_id(0);
+    if (i < n) dy[dy_off + i] = fused_gradient(kind, slope, y[y_off + i], dy[dy_off + i]);
 }

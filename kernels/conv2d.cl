@@ -3,6 +3,8 @@
 // column): col[(ci*kh + ki)*kw + kj][(n*out_h + oh)*out_w + ow]. "cnhw" is an output-shaped
 // tensor with the channel outermost, the layout the GEMM produces and consumes.
 
+#include "activation_functions.clh"
+
 // The kernels around the GEMM method, the CPU path: one work-item per row or plane, looping over
 // it in memory order. A CPU runs each work-item's loop as plain (vectorisable) code; one work-item
 // per element, the GPU way, measured several times slower on PoCL.
@@ -42,8 +44,9 @@ __kernel void conv2d_im2col(const int batch, const int channels, const int heigh
     }
 }
 
-// y (NCHW) = cnhw + bias, one work-item per (channel, sample) plane.
-__kernel void conv2d_output(const int batch, const int channels, const int plane,
+// y (NCHW) = f(cnhw + bias) with f the fused activation (kind FUSED_NONE: none), one work-item
+// per (channel, sample) plane.
+__kernel void conv2d_output(const int batch, const int channels, const int plane, const int kind, const float slope,
                             __global const float* cnhw, const int cnhw_off,
                             __global const float* bias, const int bias_off,
                             __global float* y, const int y_off) {
@@ -52,40 +55,49 @@ __kernel void conv2d_output(const int batch, const int channels, const int plane
     __global const float* in = cnhw + cnhw_off + (c * batch + n) * plane;
     __global float* out = y + y_off + (n * channels + c) * plane;
     const float b = bias[bias_off + c];
-    for (int p = 0; p < plane; ++p) out[p] = in[p] + b;
+    for (int p = 0; p < plane; ++p) out[p] = activate_fused(kind, slope, in[p] + b);
 }
 
-// cnhw = dy (NCHW) with the channel moved outermost, one work-item per (channel, sample) plane.
-__kernel void conv2d_to_cnhw(const int batch, const int channels, const int plane,
-                             __global const float* dy, const int dy_off,
-                             __global float* cnhw, const int cnhw_off) {
-    const int c = get_global_id(0), n = get_global_id(1);
-    if (c >= channels || n >= batch) return;
-    __global const float* in = dy + dy_off + (n * channels + c) * plane;
-    __global float* out = cnhw + cnhw_off + (c * batch + n) * plane;
-    for (int p = 0; p < plane; ++p) out[p] = in[p];
-}
-
-// dbias[c] = sum of row c of cnhw: one work-item per channel, so no atomics (with the GEMM filter
-// gradient; the split reduction below computes the bias gradient itself).
-__kernel void conv2d_bias_gradient(const int channels, const int row_length,
-                                   __global const float* cnhw, const int cnhw_off,
-                                   __global float* dbias, const int dbias_off) {
-    const int c = get_global_id(0);
-    if (c >= channels) return;
-    // 16 partial sums, one per vector lane: a CPU adds a whole vector per step instead of one
-    // value after another (a scalar sum cannot be reordered by the compiler). Measured on cifar's
-    // conv2 (32 rows of 65,536): 1.8 ms to 0.2 ms on 2 cores.
-    __global const float* row = cnhw + cnhw_off + c * row_length;
+// The sum of a row: 16 partial sums, one per vector lane, so that a CPU adds a whole vector per
+// step instead of one value after another (a scalar sum cannot be reordered by the compiler).
+// Measured on cifar's conv2 (32 rows of 65,536): 1.8 ms to 0.2 ms on 2 cores.
+float row_sum(__global const float* row, const int length) {
     float16 lanes = 0.0f;
     int j = 0;
-    for (; j + 16 <= row_length; j += 16) lanes += vload16(0, row + j);
+    for (; j + 16 <= length; j += 16) lanes += vload16(0, row + j);
     const float8 h8 = lanes.lo + lanes.hi;
     const float4 h4 = h8.lo + h8.hi;
     const float2 h2 = h4.lo + h4.hi;
     float sum = h2.x + h2.y;
-    for (; j < row_length; ++j) sum += row[j];
-    dbias[dbias_off + c] = sum;
+    for (; j < length; ++j) sum += row[j];
+    return sum;
+}
+
+// The start of the gemm method's backward, one work-item per channel c (launched one per group,
+// so that a CPU's threads share the channels): row c of cnhw = dy (NCHW) * f'(y) for every sample,
+// the gradient before the fused activation (kind FUSED_NONE: dy itself), in the GEMMs' layout;
+// then dbias[c] = that row's sum, read back while it is still in the cache. One pass and one
+// launch where the activation's backward, the layout change and the bias gradient were three.
+__kernel void conv2d_gradient_to_cnhw(const int batch, const int channels, const int plane, const int kind,
+                                      const float slope,
+                                      __global const float* y, const int y_off,
+                                      __global const float* dy, const int dy_off,
+                                      __global float* cnhw, const int cnhw_off,
+                                      __global float* dbias, const int dbias_off) {
+    const int c = get_global_id(0);
+    if (c >= channels) return;
+    __global float* row = cnhw + cnhw_off + c * batch * plane;
+    for (int n = 0; n < batch; ++n) {
+        const int from = (n * channels + c) * plane;
+        __global const float* y_plane = y + y_off + from;
+        __global const float* dy_plane = dy + dy_off + from;
+        __global float* out = row + n * plane;
+        if (kind == FUSED_NONE)  // y is not read (the caller passes dy for it)
+            for (int p = 0; p < plane; ++p) out[p] = dy_plane[p];
+        else
+            for (int p = 0; p < plane; ++p) out[p] = fused_gradient(kind, slope, y_plane[p], dy_plane[p]);
+    }
+    dbias[dbias_off + c] = row_sum(row, batch * plane);
 }
 
 // The own kernels below are tiled matrix products C[M][N] = sum over k of A[k][M] * B[k][N]:
@@ -285,8 +297,8 @@ void conv2d_backward_data_implicit(const int batch, const int channels, const in
     }
 }
 
-// The forward as an implicit GEMM, with no column matrix: y[Cout][P] = weight[Cout][K] x
-// col[K][P] + bias, where each col value is read from x where im2col would have copied it from,
+// The forward as an implicit GEMM, with no column matrix: y[Cout][P] = f(weight[Cout][K] x
+// col[K][P] + bias) with f the fused activation (kind FUSED_NONE: none), where each col value is read from x where im2col would have copied it from,
 // and each result goes straight to its NCHW place. One group per tile of (filters x output
 // positions).
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
@@ -297,7 +309,7 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
                              __global const float* x, const int x_off,
                              __global const float* weight, const int weight_off,
                              __global const float* bias, const int bias_off,
-                             __global float* y, const int y_off) {
+                             __global float* y, const int y_off, const int kind, const float slope) {
     __local float4 w_tile[STEP * ROW4_M];
     __local float4 x_tile[STEP * ROW4_N];
     // Where each col row reads x, relative to an output position's window: (offset, kernel row
@@ -363,7 +375,8 @@ void conv2d_forward_implicit(const int batch, const int channels, const int heig
         const int n = column / plane, p = column % plane;
         for (int i = 0; i < TM; ++i) {
             const int m = m0 + ty * TM + i;
-            if (m < filters) y[y_off + (n * filters + m) * plane + p] = acc[i][j] + bias[bias_off + m];
+            if (m < filters)
+                y[y_off + (n * filters + m) * plane + p] = activate_fused(kind, slope, acc[i][j] + bias[bias_off + m]);
         }
     }
 }

@@ -116,10 +116,14 @@ void print_device_table(std::ostream& out, const DeviceBench& result, bool per_l
         if (entry.first_batch && !entry.first_batch->error.empty())
             out << "    first batch: " << entry.first_batch->error << "\n";
         if (per_layer) {
-            for (const model::LayerTiming& layer : timing.layers)
-                out << "      " << padded(layer.name, 22)
-                    << padded(session::format_milliseconds(layer.forward_ms), 10, true)
-                    << padded(session::format_milliseconds(layer.backward_ms), 10, true) << "\n";
+            for (const model::LayerTiming& layer : timing.layers) {
+                out << "      " << padded(layer.name, 22);
+                if (!layer.fused_into.empty())
+                    out << "    runs inside " << layer.fused_into << "\n";
+                else
+                    out << padded(session::format_milliseconds(layer.forward_ms), 10, true)
+                        << padded(session::format_milliseconds(layer.backward_ms), 10, true) << "\n";
+            }
         }
     }
 }
@@ -205,9 +209,12 @@ void print_entry_json(std::ostream& out, const DeviceBench& result, const BenchE
     line["fraction_of_bandwidth"] = optional_json(rates.of_bandwidth);
     if (!timing.layers.empty()) {
         nlohmann::json layers = nlohmann::json::array();
-        for (const model::LayerTiming& layer : timing.layers)
-            layers.push_back(
-                {{"name", layer.name}, {"forward_ms", layer.forward_ms}, {"backward_ms", layer.backward_ms}});
+        for (const model::LayerTiming& layer : timing.layers) {
+            nlohmann::json entry = {
+                {"name", layer.name}, {"forward_ms", layer.forward_ms}, {"backward_ms", layer.backward_ms}};
+            if (!layer.fused_into.empty()) entry["fused_into"] = layer.fused_into;
+            layers.push_back(std::move(entry));
+        }
         line["layers"] = layers;
     }
     out << line.dump() << std::endl;  // a line a reader can use at once, and kept if the run is cut short

@@ -39,9 +39,15 @@ struct Network::Node {
     LayerSpec spec;
     std::vector<int> inputs;  // node indices, earlier in execution order
     Shape output;             // with n = batch size
-    int storage = 0;          // the node whose memory holds this output (Flatten shares its input's)
+    int storage = 0;          // the node whose memory holds this output: Flatten shares its input's, a layer with
+                              // a fused activation the Activation's
     TensorId y = 0, dy = 0;
     std::vector<GradWrite> input_writes;  // how backward writes each input's gradient
+    // An Activation layer fused into the Dense or Conv2D layer before it (fuse_activations): the
+    // producer applies it in its own kernels and shares the Activation's memory (its output
+    // before the activation is never stored), and the Activation itself runs nothing.
+    std::optional<ops::FusedActivation> fused_activation;  // on the producer
+    bool fused_into_producer = false;                      // on the Activation
     // Whether the loss's gradient with respect to this output is wanted: some trainable
     // parameter lies here or before. Backward computes no gradient nobody reads (the input's,
     // and a Flatten or pooling of the input).
@@ -93,6 +99,27 @@ void Network::build_graph(const NetworkSpec& spec) {
         node->storage =
             node->spec.type == LayerType::flatten ? nodes_[node->inputs.front()]->storage : static_cast<int>(i);
         nodes_.push_back(std::move(node));
+    }
+    fuse_activations();
+}
+
+void Network::fuse_activations() {
+    std::vector<int> readers(nodes_.size(), 0);
+    for (const std::unique_ptr<Node>& node : nodes_)
+        for (int producer : node->inputs) ++readers[static_cast<std::size_t>(producer)];
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        Node& node = *nodes_[i];
+        if (node.spec.type != LayerType::activation || node.inputs.size() != 1) continue;
+        const int producer_index = node.inputs.front();
+        Node& producer = *nodes_[static_cast<std::size_t>(producer_index)];
+        const bool weighted = producer.spec.type == LayerType::dense || producer.spec.type == LayerType::conv2d;
+        // The output before the activation must be read by the activation alone: it is not stored.
+        if (!weighted || readers[static_cast<std::size_t>(producer_index)] != 1 ||
+            !ops::derivative_from_output(node.spec.activation, node.spec.slope))
+            continue;
+        producer.fused_activation = ops::FusedActivation{node.spec.activation, node.spec.slope};
+        producer.storage = static_cast<int>(i);
+        node.fused_into_producer = true;
     }
 }
 
@@ -334,10 +361,11 @@ void Network::forward_node(int index, int count, bool training) {
         case LayerType::flatten:
             break;
         case LayerType::dense:
-            ops::dense_forward(runtime_, x, parameter(0), parameter(1), y);
+            ops::dense_forward(runtime_, x, parameter(0), parameter(1), y, node.fused_activation);
             break;
         case LayerType::conv2d:
-            ops::conv2d_forward(runtime_, layer.conv, x, parameter(0), parameter(1), y, (*arena_)[workspace_]);
+            ops::conv2d_forward(runtime_, layer.conv, x, parameter(0), parameter(1), y, (*arena_)[workspace_], {},
+                                node.fused_activation);
             break;
         case LayerType::max_pool:
             ops::max_pool_forward(runtime_, layer.pool, x, y, view(node.scratch, count));
@@ -349,7 +377,7 @@ void Network::forward_node(int index, int count, bool training) {
             ops::global_avg_pool_forward(runtime_, x, y);
             break;
         case LayerType::activation:
-            ops::activation_forward(runtime_, layer.activation, layer.slope, x, y);
+            if (!node.fused_into_producer) ops::activation_forward(runtime_, layer.activation, layer.slope, x, y);
             break;
         case LayerType::dropout:
             if (training && layer.rate > 0.0f)
@@ -422,11 +450,12 @@ void Network::backward_node(int index, int count) {
         case LayerType::flatten:
             break;
         case LayerType::dense:
-            ops::dense_backward(runtime_, x, value(0), dy, dx_or_none, write, gradient(0), gradient(1));
+            ops::dense_backward(runtime_, x, value(0), dy, dx_or_none, write, gradient(0), gradient(1),
+                                node.fused_activation, y);
             break;
         case LayerType::conv2d:
             ops::conv2d_backward(runtime_, layer.conv, x, value(0), dy, dx_or_none, write, gradient(0), gradient(1),
-                                 (*arena_)[workspace_]);
+                                 (*arena_)[workspace_], {}, node.fused_activation, y);
             break;
         case LayerType::max_pool:
             ops::max_pool_backward(runtime_, layer.pool, dy, view(node.scratch, count), dx, write);
@@ -438,7 +467,8 @@ void Network::backward_node(int index, int count) {
             ops::global_avg_pool_backward(runtime_, dy, dx, write);
             break;
         case LayerType::activation:
-            ops::activation_backward(runtime_, layer.activation, layer.slope, x, y, dy, dx, write);
+            if (!node.fused_into_producer)
+                ops::activation_backward(runtime_, layer.activation, layer.slope, x, y, dy, dx, write);
             break;
         case LayerType::dropout:
             if (layer.rate > 0.0f)
@@ -479,10 +509,13 @@ std::vector<LayerTiming> Network::time_layers(int count) {
         return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     };
     std::vector<LayerTiming> timings;
-    for (std::size_t i = 1; i < nodes_.size(); ++i)
-        timings.push_back({nodes_[i]->spec.name, nodes_[i]->spec.type,
-                           timed([&] { forward_node(static_cast<int>(i), count, true); }), 0});
-    timings.push_back({"loss", LayerType::input, timed([&] { loss(count); }), 0});
+    for (std::size_t i = 1; i < nodes_.size(); ++i) {
+        const Node& node = *nodes_[i];
+        timings.push_back({node.spec.name, node.spec.type,
+                           timed([&] { forward_node(static_cast<int>(i), count, true); }), 0,
+                           node.fused_into_producer ? nodes_[node.inputs.front()]->spec.name : std::string()});
+    }
+    timings.push_back({"loss", LayerType::input, timed([&] { loss(count); }), 0, {}});
     for (std::size_t i = nodes_.size(); i-- > 1;)
         timings[i - 1].backward_ms = timed([&] { backward_node(static_cast<int>(i), count); });
     return timings;

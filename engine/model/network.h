@@ -35,6 +35,9 @@ struct LayerTiming {
     LayerType type;
     double forward_ms = 0;
     double backward_ms = 0;
+    // The layer that runs this Activation inside its own kernels (then its times are in that
+    // layer's, and its own are 0); empty for every other layer.
+    std::string fused_into;
 };
 
 struct ParameterView {
@@ -116,6 +119,9 @@ private:
     struct Node;
     struct Parameter;
     void build_graph(const NetworkSpec& spec);
+    // Fuses each Activation layer into the Dense or Conv2D layer it reads, where nothing else
+    // reads that layer and its derivative follows from its output (ops::FusedActivation).
+    void fuse_activations();
     void plan_memory();
     void place_parameters();
     // The trainable values, gradients and optimiser states as three (or more) blocks that line

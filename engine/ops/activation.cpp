@@ -1,6 +1,8 @@
 #include "engine/ops/activation.h"
 
+#include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace bps::ops {
 
@@ -26,6 +28,31 @@ void activation_backward(Runtime& runtime, Activation kind, float slope, const T
     const int n = static_cast<int>(x.count());
     runtime.run("activation", "activation_backward", x.count(), n, static_cast<int>(kind), slope, x, y, dy, dx,
                 static_cast<int>(write == GradWrite::accumulate));
+}
+
+bool derivative_from_output(Activation kind, float slope) {
+    return kind != Activation::leaky_relu || slope >= 0.0f;
+}
+
+void require_fusable(const std::optional<FusedActivation>& activation, const Tensor& y, const Tensor& dy,
+                     const char* op) {
+    if (!activation) return;
+    if (!derivative_from_output(activation->kind, activation->slope)) {
+        std::ostringstream slope;
+        slope << activation->slope;
+        throw std::invalid_argument(std::string(op) + ": a LeakyReLU with the negative slope " + slope.str() +
+                                    " cannot be fused into the layer (its output does not determine its derivative)");
+    }
+    if (y.count() != dy.count())
+        throw std::invalid_argument(std::string(op) + ": the activated output " + y.shape.to_string() + " and dy " +
+                                    dy.shape.to_string() + " differ in size");
+}
+
+void activation_gradient_from_output(Runtime& runtime, const FusedActivation& activation, const Tensor& y,
+                                     const Tensor& dy) {
+    require_fusable(activation, y, dy, "activation backward");
+    runtime.run("activation", "activation_gradient_from_output", dy.count(), static_cast<int>(dy.count()),
+                static_cast<int>(activation.kind), activation.slope, y, dy);
 }
 
 }  // namespace bps::ops

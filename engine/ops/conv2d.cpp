@@ -215,14 +215,18 @@ std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input
 }
 
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
-                    const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan) {
+                    const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan,
+                    const std::optional<FusedActivation>& activation) {
     plan.method = resolved(runtime, plan.method);
     const Layout l = checked_layout(geometry, x, weight, bias, workspace, plan, "forward", "bias");
     require_shape(y, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "forward", "y", x.shape);
+    require_fusable(activation, y, y, "Conv2D forward");
+    const int kind = FusedActivation::kernel_kind(activation);
+    const float slope = FusedActivation::kernel_slope(activation);
     if (plan.method == ConvMethod::own) {
         run_implicit(runtime, "conv2d_forward_implicit", "Conv2D forward",
                      {Layout::tiles_n(l.col_columns()), Layout::tiles_m(std::size_t(l.filters)), 1}, l, x, weight, bias,
-                     y);
+                     y, kind, slope);
         return;
     }
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
@@ -235,18 +239,22 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
              "Conv2D forward");
     });
     runtime.run_3d("conv2d", "conv2d_output", std::size_t(l.filters), std::size_t(l.batch), 1, l.batch, l.filters,
-                   static_cast<int>(l.plane()), cnhw, bias, y);
+                   static_cast<int>(l.plane()), kind, slope, cnhw, bias, y);
 }
 
 void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                      const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
-                     const Tensor& workspace, ConvPlan plan) {
+                     const Tensor& workspace, ConvPlan plan, const std::optional<FusedActivation>& activation,
+                     const Tensor& y) {
     plan.method = resolved(runtime, plan.method);
     const Layout l = checked_layout(geometry, x, weight, dbias, workspace, plan, "backward", "dbias");
     require_shape(dy, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "backward", "dy", x.shape);
     require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
     if (dx.buffer != nullptr) require_shape(dx, x.shape, "backward", "dx", x.shape);
+    require_fusable(activation, y, dy, "Conv2D backward");
     if (plan.method == ConvMethod::own) {
+        // The own kernels read dy in place, so it becomes the gradient before the activation first.
+        if (activation) activation_gradient_from_output(runtime, *activation, y, dy);
         split_filter_gradient(runtime, l, x, dy, partial_of(workspace, l), dweight, dbias);
         if (dx.buffer != nullptr)
             run_implicit(runtime, "conv2d_backward_data_implicit", "Conv2D backward",
@@ -257,10 +265,12 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
     }
     const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l), split = split_scratch_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
-    runtime.run_3d("conv2d", "conv2d_to_cnhw", std::size_t(l.filters), std::size_t(l.batch), 1, l.batch, l.filters,
-                   static_cast<int>(l.plane()), dy, cnhw);
-    // dbias[Cout] = the row sums of dy_cnhw.
-    runtime.run("conv2d", "conv2d_bias_gradient", std::size_t(l.filters), l.filters, static_cast<int>(p), cnhw, dbias);
+    // dy_cnhw[Cout, P] = dy * f'(y) (dy alone without an activation; y is then not read: dy stands
+    // in for it), and dbias[Cout] its row sums. One work-item per channel, each in a group of its
+    // own, so that every thread of a CPU takes some.
+    runtime.run_groups("conv2d", "conv2d_gradient_to_cnhw", {std::size_t(l.filters), 1, 1}, {1, 1, 1}, l.batch,
+                       l.filters, static_cast<int>(l.plane()), FusedActivation::kernel_kind(activation),
+                       FusedActivation::kernel_slope(activation), activation ? y : dy, dy, cnhw, dbias);
     for_each_slice(l, [&](const Slice& slice) {
         // The forward's col may have been overwritten by layers sharing the workspace: rebuild it.
         im2col(runtime, l, slice, x, col);

@@ -9,8 +9,10 @@
 // hundred products of values in [-1, 1], each dweight value batch x positions of them (3,920 in
 // the largest test); the measured errors are below 1e-6.
 #include <cstddef>
+#include <optional>
 
 #include "engine/model/layer_geometry.h"
+#include "engine/ops/activation.h"
 #include "engine/ops/runtime.h"
 
 namespace bps::ops {
@@ -26,8 +28,8 @@ using model::Padding;
 // and the input gradient weight^T x dy folded back onto x.
 //   gemm: im2col, then ops::gemm (on a CPU the own kernels of kernels/gemm.cl, elsewhere
 //     CLBlast): one GEMM forward (then the bias, into NCHW); for the backward, dy in the GEMM's
-//     layout, one GEMM for the filter gradient (given scratch to split its long sums, see
-//     ops::gemm_split_scratch_values) and one for the column gradient, then col2im; all of it a
+//     layout with the bias gradient summed as it is copied, one GEMM for the filter gradient (given scratch to split
+//     its long sums, see ops::gemm_split_scratch_values) and one for the column gradient, then col2im; all of it a
 //     slice of samples at a time (ConvPlan). The kernels around the GEMMs give each
 //     work-item a row or plane to loop over, the CPU way. The CPU path: a few large products are
 //     all a CPU's cores need.
@@ -61,13 +63,19 @@ std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input
 
 // x: N x Cin x H x W, weight: Cout x Cin x kh x kw, bias: 1 x Cout x 1 x 1, y: conv2d_output_shape(...),
 // workspace: a tensor of at least conv2d_workspace_elements (shape e.g. {1, elements, 1, 1}).
+// With a fused activation f, y = f(the convolution + bias), applied where the bias is added.
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
-                    const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan = {});
+                    const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan = {},
+                    const std::optional<FusedActivation>& activation = std::nullopt);
 
 // dx (buffer nullptr = skip) =|+= the input gradient; dweight and dbias are overwritten. The
-// workspace's contents from the forward pass are not needed (other layers may share it).
+// workspace's contents from the forward pass are not needed (other layers may share it). With a
+// fused activation, y is the forward's activated output, and the gradients are those of dy *
+// f'(y): the gemm method applies f' as it copies dy into the GEMMs' layout (dy is left as it is),
+// the own method first multiplies dy by it in place.
 void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                      const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
-                     const Tensor& workspace, ConvPlan plan = {});
+                     const Tensor& workspace, ConvPlan plan = {},
+                     const std::optional<FusedActivation>& activation = std::nullopt, const Tensor& y = {});
 
 }  // namespace bps::ops

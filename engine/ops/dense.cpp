@@ -29,17 +29,21 @@ DenseSizes sizes_of(const Tensor& x, const Tensor& weight, const Tensor& bias, c
 }
 }  // namespace
 
-void dense_forward(Runtime& runtime, const Tensor& x, const Tensor& weight, const Tensor& bias, const Tensor& y) {
+void dense_forward(Runtime& runtime, const Tensor& x, const Tensor& weight, const Tensor& bias, const Tensor& y,
+                   const std::optional<FusedActivation>& activation) {
     const DenseSizes s = sizes_of(x, weight, bias, "forward", "bias");
     require_shape(y, Shape{s.batch, s.out, 1, 1}, "forward", "y", x.shape);
     // y[N, out] = x[N, in] * weight[out, in]^T; beta 0 never reads y's previous contents.
     gemm(runtime, s.batch, s.out, s.in, 1.0f, {x, std::size_t(s.in)}, {weight, std::size_t(s.in), true}, 0.0f, y, s.out,
          "Dense forward");
-    runtime.run("dense", "dense_add_bias", y.count(), static_cast<int>(y.count()), s.out, y, bias);
+    require_fusable(activation, y, y, "Dense forward");
+    runtime.run("dense", "dense_add_bias", y.count(), static_cast<int>(y.count()), s.out,
+                FusedActivation::kernel_kind(activation), FusedActivation::kernel_slope(activation), y, bias);
 }
 
 void dense_backward(Runtime& runtime, const Tensor& x, const Tensor& weight, const Tensor& dy, const Tensor& dx,
-                    GradWrite dx_write, const Tensor& dweight, const Tensor& dbias) {
+                    GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
+                    const std::optional<FusedActivation>& activation, const Tensor& y) {
     const DenseSizes s = sizes_of(x, weight, dbias, "backward", "dbias");
     require_shape(dy, Shape{s.batch, s.out, 1, 1}, "backward", "dy", x.shape);
     require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
@@ -47,7 +51,13 @@ void dense_backward(Runtime& runtime, const Tensor& x, const Tensor& weight, con
         throw std::invalid_argument("Dense backward: dx is " + dx.shape.to_string() + ", expected " +
                                     std::to_string(s.batch) + " samples of " + std::to_string(s.in) + " values for a " +
                                     x.shape.to_string() + " input");
+    require_fusable(activation, y, dy, "Dense backward");
 
+    // First, as the products read dy: with a fused activation this also turns dy into the
+    // gradient before the activation (y is not read without one: dy stands in for it).
+    runtime.run("dense", "dense_bias_gradient", std::size_t(s.out), s.batch, s.out,
+                FusedActivation::kernel_kind(activation), FusedActivation::kernel_slope(activation),
+                activation ? y : dy, dy, dbias);
     if (dx.buffer != nullptr) {
         // dx[N, in] = dy[N, out] * weight[out, in] (+ dx): beta 1 adds to what another layer wrote.
         gemm(runtime, s.batch, s.in, s.out, 1.0f, {dy, std::size_t(s.out)}, {weight, std::size_t(s.in)},
@@ -56,7 +66,6 @@ void dense_backward(Runtime& runtime, const Tensor& x, const Tensor& weight, con
     // dweight[out, in] = dy[N, out]^T * x[N, in]
     gemm(runtime, s.out, s.in, s.batch, 1.0f, {dy, std::size_t(s.out), true}, {x, std::size_t(s.in)}, 0.0f, dweight,
          s.in, "Dense backward (weight gradient)");
-    runtime.run("dense", "dense_bias_gradient", std::size_t(s.out), s.batch, s.out, dy, dbias);
 }
 
 }  // namespace bps::ops

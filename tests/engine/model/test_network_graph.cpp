@@ -165,3 +165,80 @@ TEST_CASE("a network too large for the device is refused before allocating, nami
         WARN("the device's one-buffer limit cannot be reached below the int offset limit here");
     }
 }
+
+namespace {
+// Forward and backward launches of one training step's passes, and the network's memory.
+struct StepCost {
+    ops::Runtime::Launches forward, backward;
+    std::size_t bytes;
+};
+
+StepCost step_cost(const NetworkSpec& spec) {
+    ops::Runtime& runtime = test::op_runtime();
+    const int count = 4;
+    Network network(runtime, spec, count, sgd(), 3);
+    network.upload_images(test::random_values(count * 128, 8), count);
+    network.upload_labels(std::vector<int>{0, 2, 1, 2});
+    auto launches_of = [&](auto&& pass) {
+        const ops::Runtime::Launches before = runtime.launches();
+        pass();
+        const ops::Runtime::Launches after = runtime.launches();
+        return ops::Runtime::Launches{after.kernels - before.kernels, after.gemms - before.gemms};
+    };
+    StepCost cost{launches_of([&] { network.forward(count, true); }), {}, network.device_bytes()};
+    network.loss(count);
+    cost.backward = launches_of([&] { network.backward(count); });
+    runtime.finish();
+    return cost;
+}
+
+std::string fused_into(const NetworkSpec& spec, const std::string& layer) {
+    Network network(test::op_runtime(), spec, 2, sgd(), 3);
+    network.upload_images(test::random_values(2 * 128, 9), 2);
+    network.upload_labels(std::vector<int>{1, 0});
+    for (const LayerTiming& timing : network.time_layers(2))
+        if (timing.name == layer) return timing.fused_into;
+    FAIL("no layer " << layer);
+    return {};
+}
+}  // namespace
+
+TEST_CASE("an Activation after a Dense or Conv2D layer that nothing else reads runs inside that layer", "[network]") {
+    // conv -> relu and hidden -> tanh fuse; the same network without the two Activations must cost
+    // exactly as much: no launch of their own either way, and no memory for the outputs before them.
+    const Shape input{1, 2, 8, 8};
+    const NetworkSpec fused = spec_of(
+        input, {input_layer(), conv2d("conv", 3, 3), activation("relu", Activation::relu), max_pool("pool", 2, 2),
+                flatten("flat"), dense("hidden", 5), activation("tanh", Activation::tanh), dense("out", 3)});
+    const NetworkSpec without = spec_of(input, {input_layer(), conv2d("conv", 3, 3), max_pool("pool", 2, 2),
+                                                flatten("flat"), dense("hidden", 5), dense("out", 3)});
+    const StepCost with_activations = step_cost(fused), without_activations = step_cost(without);
+    CHECK(with_activations.forward.kernels == without_activations.forward.kernels);
+    CHECK(with_activations.forward.gemms == without_activations.forward.gemms);
+    CHECK(with_activations.backward.kernels == without_activations.backward.kernels);
+    CHECK(with_activations.backward.gemms == without_activations.backward.gemms);
+    CHECK(with_activations.bytes == without_activations.bytes);
+    CHECK(fused_into(fused, "relu") == "conv");
+    CHECK(fused_into(fused, "tanh") == "hidden");
+
+    // Not fused: a layer whose output something else reads too (its output before the activation
+    // must be kept), an Activation after a layer without weights, and a LeakyReLU with a negative
+    // slope (its output does not determine its derivative). Each runs its own kernels.
+    const NetworkSpec read_twice =
+        spec_of(input, {input_layer(), conv2d("conv", 3, 3), activation("relu", Activation::relu),
+                        add("sum", {"conv", "relu"}), flatten("flat"), dense("out", 3)});
+    CHECK(fused_into(read_twice, "relu").empty());
+    const NetworkSpec after_pool =
+        spec_of(input, {input_layer(), conv2d("conv", 3, 3), max_pool("pool", 2, 2),
+                        activation("relu", Activation::relu), flatten("flat"), dense("out", 3)});
+    CHECK(fused_into(after_pool, "relu").empty());
+    const NetworkSpec negative_slope =
+        spec_of(input, {input_layer(), flatten("flat"), dense("hidden", 5),
+                        activation("leaky", Activation::leaky_relu, -0.5f), dense("out", 3)});
+    CHECK(fused_into(negative_slope, "leaky").empty());
+    const StepCost unfused = step_cost(negative_slope);
+    const StepCost plain =
+        step_cost(spec_of(input, {input_layer(), flatten("flat"), dense("hidden", 5), dense("out", 3)}));
+    CHECK(unfused.forward.kernels == plain.forward.kernels + 1);
+    CHECK(unfused.backward.kernels == plain.backward.kernels + 1);
+}

@@ -85,3 +85,42 @@ TEST_CASE("an activation on tensors of different sizes is refused with both shap
     REQUIRE_THROWS_WITH(ops::activation_forward(test::op_runtime(), Activation::relu, 0, t[a], t[b]),
                         "activation forward: 2x3x1x1 and 2x4x1x1 differ in size");
 }
+
+TEST_CASE("the gradient of a fused activation, from its output in place, matches the reference backward") {
+    const Activation kind = GENERATE(Activation::relu, Activation::leaky_relu, Activation::sigmoid, Activation::tanh);
+    INFO(name_of(kind));
+    const Shape shape{3, 5, 7, 7};
+    test::TestTensors t;
+    const TensorId y = t.add("y", shape), dy = t.add("dy", shape);
+    t.allocate();
+    const std::vector<float> x_host = test::random_values(shape.count(), 6, -3.0f, 3.0f);
+    const std::vector<float> dy_host = test::random_values(shape.count(), 7);
+    std::vector<float> y_host(shape.count()), dx_ref(shape.count());
+    ref::activation_forward<float>(kind, slope, x_host, y_host);
+    ref::activation_backward<float>(kind, slope, x_host, y_host, dy_host, dx_ref);
+    t.write(y, y_host);
+    t.write(dy, dy_host);
+    ops::activation_gradient_from_output(test::op_runtime(), {kind, slope}, t[y], t[dy]);
+    test::require_close(t.read(dy), dx_ref, 1e-6, "dy * f'(x), from y");
+}
+
+TEST_CASE("an activation whose output does not determine its derivative is not fused, and refused by the layers") {
+    CHECK(ops::derivative_from_output(Activation::relu, 0.0f));
+    CHECK(ops::derivative_from_output(Activation::leaky_relu, 0.0f));
+    CHECK(ops::derivative_from_output(Activation::leaky_relu, 0.3f));
+    CHECK(ops::derivative_from_output(Activation::sigmoid, 0.0f));
+    CHECK(ops::derivative_from_output(Activation::tanh, 0.0f));
+    // A negative slope makes y > 0 for x < 0 too.
+    CHECK_FALSE(ops::derivative_from_output(Activation::leaky_relu, -0.5f));
+
+    const Shape shape{2, 3, 1, 1};
+    test::TestTensors t;
+    const TensorId y = t.add("y", shape), dy = t.add("dy", shape), other = t.add("other", Shape{2, 4, 1, 1});
+    t.allocate();
+    CHECK_THROWS_WITH(
+        ops::activation_gradient_from_output(test::op_runtime(), {Activation::leaky_relu, -0.5f}, t[y], t[dy]),
+        Catch::Contains("LeakyReLU with the negative slope -0.5") && Catch::Contains("cannot be fused"));
+    CHECK_THROWS_WITH(
+        ops::activation_gradient_from_output(test::op_runtime(), {Activation::relu, 0.0f}, t[other], t[dy]),
+        Catch::Contains("2x4x1x1") && Catch::Contains("differ in size"));
+}

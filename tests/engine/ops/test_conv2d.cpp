@@ -84,6 +84,44 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
                                   });
 }
 
+TEST_CASE("conv2d with a fused activation matches the reference convolution, then the reference activation",
+          "[conv2d]") {
+    const ConvCase c = GENERATE(ConvCase{{3, 5, 7, 7}, 4, {3, 3, 1, 1, Padding::valid}},
+                                ConvCase{{2, 37, 9, 11}, 20, {2, 4, 2, 3, Padding::same}},
+                                // 16 chunks of the own filter gradient, two tiles of filters; planes of 784 (not a
+                                // multiple of the 16-wide sum of the bias gradient).
+                                ConvCase{{5, 3, 30, 30}, 40, {3, 3, 1, 1, Padding::valid}});
+    const ops::FusedActivation activation = GENERATE(from_range(test::fusable_activations()));
+    const auto [method, slice] = GENERATE(std::pair{ops::ConvMethod::gemm, 0}, std::pair{ops::ConvMethod::gemm, 2},
+                                          std::pair{ops::ConvMethod::own, 0});
+    const ops::ConvPlan plan{method, slice};
+    INFO(describe(c) << ", then " << test::describe(activation) << ", "
+                     << (method == ops::ConvMethod::own ? "own kernels" : "gemm, slice " + std::to_string(slice)));
+    const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
+    const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
+    ops::Runtime& runtime = test::op_runtime();
+    const std::size_t workspace_elements = ops::conv2d_workspace_elements(runtime, c.x, c.filters, c.geometry, plan);
+
+    test::WeightedLayerTensors layer(c.x, w_shape, b_shape, y_shape, 51, workspace_elements);
+    test::TestTensors& t = layer.t;
+    ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace], plan,
+                        activation);
+    std::vector<float> z_ref(y_shape.count());
+    ref::conv2d_forward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, z_ref);
+    const test::FusedActivationReference fused = test::fused_activation_reference(activation, z_ref, layer.dy_host);
+    test::require_close(t.read(layer.y), fused.y, tolerance, "y");
+
+    // The backward reads the forward's activated output (and nothing it left in the workspace).
+    t.write(layer.workspace, test::random_values(workspace_elements, 60));
+    std::vector<float> dx_ref(c.x.count()), dw_ref(w_shape.count()), db_ref(b_shape.count());
+    ref::conv2d_backward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, fused.dz, dx_ref, dw_ref, db_ref);
+    test::check_weighted_backward(
+        layer, dx_ref, dw_ref, db_ref, tolerance, [&](const Tensor& dx, ops::GradWrite write) {
+            ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], dx, write, t[layer.dw],
+                                 t[layer.db], t[layer.workspace], plan, activation, t[layer.y]);
+        });
+}
+
 TEST_CASE("the gemm method's workspace stops growing with the batch once a slice fills the column budget", "[conv2d]") {
     // cifar's conv2: 288 col rows x 1,024 positions a sample, so a slice holds 28 samples of the
     // 8,388,608-value budget. Past that, only the product (32 filters x positions) grows.

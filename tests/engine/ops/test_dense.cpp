@@ -39,6 +39,33 @@ TEST_CASE("dense forward and backward match the reference on odd shapes", "[dens
         });
 }
 
+TEST_CASE("dense with a fused activation matches the reference layer, then the reference activation", "[dense]") {
+    const DenseCase c = GENERATE(DenseCase{{3, 5, 2, 2}, 7}, DenseCase{{64, 20, 1, 1}, 10});
+    const ops::FusedActivation activation = GENERATE(from_range(test::fusable_activations()));
+    const Shape w_shape{c.out, static_cast<int>(c.x.per_sample()), 1, 1}, b_shape{1, c.out, 1, 1};
+    const Shape y_shape{c.x.n, c.out, 1, 1};
+    INFO(c.x.to_string() << " to " << c.out << " features, then " << test::describe(activation));
+
+    test::WeightedLayerTensors layer(c.x, w_shape, b_shape, y_shape, 71);
+    test::TestTensors& t = layer.t;
+    ops::Runtime& runtime = test::op_runtime();
+    ops::dense_forward(runtime, t[layer.x], t[layer.w], t[layer.b], t[layer.y], activation);
+    std::vector<float> z_ref(y_shape.count());
+    ref::dense_forward<float>(c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, z_ref);
+    const test::FusedActivationReference fused = test::fused_activation_reference(activation, z_ref, layer.dy_host);
+    test::require_close(t.read(layer.y), fused.y, tolerance, "y");
+
+    std::vector<float> dx_ref(c.x.count()), dw_ref(w_shape.count()), db_ref(b_shape.count());
+    ref::dense_backward<float>(c.x, w_shape, layer.x_host, layer.w_host, fused.dz, dx_ref, dw_ref, db_ref);
+    test::check_weighted_backward(layer, dx_ref, dw_ref, db_ref, tolerance,
+                                  [&](const Tensor& dx, ops::GradWrite write) {
+                                      ops::dense_backward(runtime, t[layer.x], t[layer.w], t[layer.dy], dx, write,
+                                                          t[layer.dw], t[layer.db], activation, t[layer.y]);
+                                  });
+    // The products read the gradient before the activation, left in dy.
+    test::require_close(t.read(layer.dy), fused.dz, 1e-6, "dy * f'(y), in place");
+}
+
 TEST_CASE("dense backward on the reference matches finite differences", "[dense]") {
     const Shape x_shape{2, 3, 2, 1}, w_shape{4, 6, 1, 1};
     const std::vector<double> x = test::to_double(test::random_values(x_shape.count(), 21));

@@ -1,5 +1,7 @@
 #include "tests/engine/ops/weighted_layer_check.h"
 
+#include "engine/reference/activation.h"
+
 namespace bps::test {
 
 WeightedLayerTensors::WeightedLayerTensors(const Shape& x_shape_, const Shape& w_shape_, const Shape& b_shape_,
@@ -54,6 +56,35 @@ void check_weighted_backward(WeightedLayerTensors& layer, const std::vector<floa
     }
     require_close(t.read(layer.dw), dw_ref, tolerance, "dweight");
     require_close(t.read(layer.db), db_ref, tolerance, "dbias");
+}
+
+FusedActivationReference fused_activation_reference(const ops::FusedActivation& activation, const std::vector<float>& z,
+                                                    const std::vector<float>& dy) {
+    FusedActivationReference reference{std::vector<float>(z.size()), std::vector<float>(z.size())};
+    ref::activation_forward<float>(activation.kind, activation.slope, z, reference.y);
+    ref::activation_backward<float>(activation.kind, activation.slope, z, reference.y, dy, reference.dz);
+    return reference;
+}
+
+std::vector<ops::FusedActivation> fusable_activations() {
+    return {{ops::Activation::relu, 0.0f},
+            {ops::Activation::leaky_relu, 0.2f},
+            {ops::Activation::sigmoid, 0.0f},
+            {ops::Activation::tanh, 0.0f}};
+}
+
+std::string describe(const ops::FusedActivation& activation) {
+    switch (activation.kind) {
+        case ops::Activation::relu:
+            return "ReLU";
+        case ops::Activation::leaky_relu:
+            return "LeakyReLU " + std::to_string(activation.slope);
+        case ops::Activation::sigmoid:
+            return "Sigmoid";
+        case ops::Activation::tanh:
+            return "Tanh";
+    }
+    return "?";
 }
 
 }  // namespace bps::test

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <functional>
 
+#include "engine/ops/activation.h"
 #include "tests/engine/ops/op_checks.h"
 
 namespace bps::test {
@@ -26,5 +27,17 @@ struct WeightedLayerTensors {
 void check_weighted_backward(WeightedLayerTensors& layer, const std::vector<float>& dx_ref,
                              const std::vector<float>& dw_ref, const std::vector<float>& db_ref, double tolerance,
                              const std::function<void(const Tensor& dx, ops::GradWrite write)>& backward);
+
+// The reference of a layer with a fused activation f, from its reference output z before the
+// activation: y = f(z), and the gradient the layer's backward then works with, dz = dy * f'(z).
+struct FusedActivationReference {
+    std::vector<float> y, dz;
+};
+FusedActivationReference fused_activation_reference(const ops::FusedActivation& activation, const std::vector<float>& z,
+                                                    const std::vector<float>& dy);
+
+// The activations a layer is fused with in the op tests: every kind, LeakyReLU with a positive slope.
+std::vector<ops::FusedActivation> fusable_activations();
+std::string describe(const ops::FusedActivation& activation);
 
 }  // namespace bps::test
