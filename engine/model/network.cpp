@@ -55,6 +55,9 @@ struct Network::Node {
     // Indices into parameters_ and scratch tensors, by layer type.
     std::vector<std::size_t> parameters;
     TensorId scratch = 0;  // MaxPool argmax, Dropout mask
+    // Conv2D's column matrix, kept from the forward for the backward where the gemm method runs
+    // the whole batch in one slice (ops::ConvPlan::kept_columns).
+    std::optional<TensorId> columns;
     TensorId saved_mean = 0, saved_inv_std = 0;
 };
 
@@ -166,6 +169,10 @@ void Network::plan_memory() {
                 try {
                     workspace =
                         std::max(workspace, ops::conv2d_workspace_elements(runtime_, in, layer.units, layer.conv));
+                    const std::size_t columns =
+                        ops::conv2d_kept_columns_elements(runtime_, in, layer.units, layer.conv);
+                    if (columns > 0)
+                        node.columns = add(layer.name + ".columns", Shape{1, static_cast<int>(columns), 1, 1}, false);
                 } catch (const std::invalid_argument& error) {
                     throw ModelError(std::string("Conv2D '") + layer.name + "': " + error.what() +
                                      "; use fewer filters, a smaller batch or smaller images");
@@ -345,6 +352,10 @@ void Network::upload_targets(std::span<const float> targets) {
     target_upload_.write(runtime_, view(targets_, count), targets, "the batch's targets");
 }
 
+ops::ConvPlan Network::conv_plan(const Node& node) const {
+    return {ops::ConvMethod::automatic, 0, node.columns ? (*arena_)[*node.columns] : Tensor{}};
+}
+
 void Network::forward(int count, bool training) {
     require_count(count, "forward");
     for (std::size_t i = 1; i < nodes_.size(); ++i) forward_node(static_cast<int>(i), count, training);
@@ -364,8 +375,8 @@ void Network::forward_node(int index, int count, bool training) {
             ops::dense_forward(runtime_, x, parameter(0), parameter(1), y, node.fused_activation);
             break;
         case LayerType::conv2d:
-            ops::conv2d_forward(runtime_, layer.conv, x, parameter(0), parameter(1), y, (*arena_)[workspace_], {},
-                                node.fused_activation);
+            ops::conv2d_forward(runtime_, layer.conv, x, parameter(0), parameter(1), y, (*arena_)[workspace_],
+                                conv_plan(node), node.fused_activation);
             break;
         case LayerType::max_pool:
             ops::max_pool_forward(runtime_, layer.pool, x, y, view(node.scratch, count));
@@ -455,7 +466,7 @@ void Network::backward_node(int index, int count) {
             break;
         case LayerType::conv2d:
             ops::conv2d_backward(runtime_, layer.conv, x, value(0), dy, dx_or_none, write, gradient(0), gradient(1),
-                                 (*arena_)[workspace_], {}, node.fused_activation, y);
+                                 (*arena_)[workspace_], conv_plan(node), node.fused_activation, y);
             break;
         case LayerType::max_pool:
             ops::max_pool_backward(runtime_, layer.pool, dy, view(node.scratch, count), dx, write);

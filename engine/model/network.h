@@ -19,6 +19,10 @@
 #include "engine/tensor/tensor_arena.h"
 #include "engine/train/optimizer.h"
 
+namespace bps::ops {
+struct ConvPlan;
+}
+
 namespace bps::model {
 
 struct LayerSummary {
@@ -137,6 +141,7 @@ private:
     Tensor gradient_of(int node, int count) const;
     Tensor memory_of(int node, int count, bool gradient) const;
     void forward_node(int index, int count, bool training);
+    ops::ConvPlan conv_plan(const Node& node) const;
     void learn(int count, float learning_rate);  // forward, loss, backward, update
     void backward_node(int index, int count);
     void require_count(int count, const char* what) const;

@@ -131,6 +131,17 @@ Tensor region(const Tensor& workspace, std::size_t offset, std::size_t count) {
 Tensor col_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, 0, l.col_rows() * std::size_t(l.slice) * l.plane());
 }
+// The column matrix of the gemm method: the plan's kept columns, or the workspace's.
+Tensor columns_of(const Tensor& workspace, const Layout& l, const ConvPlan& plan, const char* op) {
+    if (plan.kept_columns.buffer == nullptr) return col_of(workspace, l);
+    const std::size_t needed = l.col_rows() * l.col_columns();
+    if (l.slice != l.batch || plan.kept_columns.count() < needed)
+        throw std::invalid_argument(std::string("Conv2D ") + op + ": kept columns " +
+                                    plan.kept_columns.shape.to_string() + " cannot hold the column matrix of a " +
+                                    std::to_string(l.batch) + "-sample batch in one slice (" + std::to_string(needed) +
+                                    " values, " + std::to_string(l.slice) + " samples a slice)");
+    return region(plan.kept_columns, 0, needed);
+}
 Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.col_columns());
 }
@@ -214,6 +225,13 @@ std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input
     return layout_of(input, out_channels, geometry, plan.samples_per_slice).workspace(resolved(runtime, plan.method));
 }
 
+std::size_t conv2d_kept_columns_elements(const Runtime& runtime, const Shape& input, int out_channels,
+                                         const Conv2dGeometry& geometry, ConvPlan plan) {
+    const Layout l = layout_of(input, out_channels, geometry, plan.samples_per_slice);
+    const bool one_slice = resolved(runtime, plan.method) == ConvMethod::gemm && l.slice == l.batch;
+    return one_slice ? l.col_rows() * l.col_columns() : 0;
+}
+
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                     const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan,
                     const std::optional<FusedActivation>& activation) {
@@ -229,7 +247,7 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
                      y, kind, slope);
         return;
     }
-    const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l);
+    const Tensor col = columns_of(workspace, l, plan, "forward"), cnhw = cnhw_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
     for_each_slice(l, [&](const Slice& slice) {
         im2col(runtime, l, slice, x, col);
@@ -263,7 +281,9 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
                          l, weight, dy, dx, static_cast<int>(dx_write == GradWrite::accumulate));
         return;
     }
-    const Tensor col = col_of(workspace, l), cnhw = cnhw_of(workspace, l), split = split_scratch_of(workspace, l);
+    const bool kept = plan.kept_columns.buffer != nullptr;
+    const Tensor col = columns_of(workspace, l, plan, "backward"), cnhw = cnhw_of(workspace, l),
+                 split = split_scratch_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
     // dy_cnhw[Cout, P] = dy * f'(y) (dy alone without an activation; y is then not read: dy stands
     // in for it), and dbias[Cout] its row sums. One work-item per channel, each in a group of its
@@ -272,16 +292,18 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
                        l.filters, static_cast<int>(l.plane()), FusedActivation::kernel_kind(activation),
                        FusedActivation::kernel_slope(activation), activation ? y : dy, dy, cnhw, dbias);
     for_each_slice(l, [&](const Slice& slice) {
-        // The forward's col may have been overwritten by layers sharing the workspace: rebuild it.
-        im2col(runtime, l, slice, x, col);
+        // The forward's col in the workspace may have been overwritten by layers sharing it:
+        // rebuild it, unless the forward kept it.
+        if (!kept) im2col(runtime, l, slice, x, col);
         // dweight[Cout, K] (+)= the slice's dy_cnhw[Cout, slice columns] * col[K, slice columns]^T
         const std::size_t n = slice.columns(l);
         const Tensor dy_slice = slice.columns_of(cnhw, l);
         gemm(runtime, std::size_t(l.filters), k, n, 1.0f, {dy_slice, p}, {col, n, true}, slice.first == 0 ? 0.0f : 1.0f,
              dweight, k, "Conv2D backward (weight gradient)", GemmMethod::automatic, &split);
         if (dx.buffer == nullptr) return;
-        // dcol[K, slice columns] = weight[Cout, K]^T * the slice's dy_cnhw, into col: the in-order
-        // queue has finished the weight gradient's reads of col before this GEMM writes it.
+        // dcol[K, slice columns] = weight[Cout, K]^T * the slice's dy_cnhw, into col (kept columns
+        // too: this is their last read): the in-order queue has finished the weight gradient's
+        // reads of col before this GEMM writes it.
         gemm(runtime, k, n, std::size_t(l.filters), 1.0f, {weight, k, true}, {dy_slice, p}, 0.0f, col, n,
              "Conv2D backward (input gradient)");
         runtime.run_3d("conv2d", "conv2d_col2im", std::size_t(slice.count) * l.channels, 1, 1, slice.count, l.channels,

@@ -46,11 +46,18 @@ enum class ConvMethod { automatic, gemm, own };
 // columns, product and fold-back done before the next, so that its workspace no longer grows
 // with the batch: the whole batch's column matrix is 302 MB for cifar's conv2 at batch 256.
 // samples_per_slice 0 takes as many as fit in column_budget_values (at least one).
+// kept_columns: where the gemm method keeps the column matrix from the forward for the backward,
+// which then builds none (its im2col is a pass over the largest tensor of the layer) and leaves
+// the column gradient there, so each backward needs its forward first; buffer nullptr to build
+// the matrix in the workspace both times. Only where one slice holds the whole batch:
+// conv2d_kept_columns_elements says how large, or 0 where it cannot be kept.
 struct ConvPlan {
     ConvMethod method = ConvMethod::automatic;
     int samples_per_slice = 0;
-    ConvPlan(ConvMethod method_ = ConvMethod::automatic, int samples = 0)  // NOLINT: a method alone is a plan
-        : method(method_), samples_per_slice(samples) {}
+    Tensor kept_columns;
+    ConvPlan(ConvMethod method_ = ConvMethod::automatic, int samples = 0,  // NOLINT: a method alone is a plan
+             Tensor kept = {})
+        : method(method_), samples_per_slice(samples), kept_columns(kept) {}
 };
 // The automatic slice's column matrix holds at most this many floats (measured:
 // docs/performance.md, "CPU (PoCL)"); a sample whose own column matrix is larger is a slice alone.
@@ -60,6 +67,10 @@ std::size_t column_budget_values();
 // method on this runtime's device; the model plans it once.
 std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
                                       const Conv2dGeometry& geometry, ConvPlan plan = {});
+// The size of ConvPlan::kept_columns for this input (at most this batch): the whole batch's column
+// matrix where the gemm method runs it in one slice, else 0 (the own method has no column matrix).
+std::size_t conv2d_kept_columns_elements(const Runtime& runtime, const Shape& input, int out_channels,
+                                         const Conv2dGeometry& geometry, ConvPlan plan = {});
 
 // x: N x Cin x H x W, weight: Cout x Cin x kh x kw, bias: 1 x Cout x 1 x 1, y: conv2d_output_shape(...),
 // workspace: a tensor of at least conv2d_workspace_elements (shape e.g. {1, elements, 1, 1}).
@@ -69,7 +80,8 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
                     const std::optional<FusedActivation>& activation = std::nullopt);
 
 // dx (buffer nullptr = skip) =|+= the input gradient; dweight and dbias are overwritten. The
-// workspace's contents from the forward pass are not needed (other layers may share it). With a
+// workspace's contents from the forward pass are not needed (other layers may share it); the plan's
+// kept columns are, when it has them (the forward on the same x must have filled them). With a
 // fused activation, y is the forward's activated output, and the gradients are those of dy *
 // f'(y): the gemm method applies f' as it copies dy into the GEMMs' layout (dy is left as it is),
 // the own method first multiplies dy by it in place.

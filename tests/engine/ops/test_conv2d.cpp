@@ -122,6 +122,68 @@ TEST_CASE("conv2d with a fused activation matches the reference convolution, the
         });
 }
 
+TEST_CASE("the gemm method's column matrix kept from the forward spares the backward its im2col", "[conv2d]") {
+    const ConvCase c = GENERATE(ConvCase{{3, 5, 7, 7}, 4, {3, 2, 2, 1, Padding::same}},
+                                // The filter gradient split into 4 chunks over the whole batch.
+                                ConvCase{{4, 2, 63, 63}, 3, {3, 3, 1, 1, Padding::valid}});
+    INFO(describe(c));
+    ops::Runtime& runtime = test::op_runtime();
+    const std::size_t columns =
+        ops::conv2d_kept_columns_elements(runtime, c.x, c.filters, c.geometry, ops::ConvMethod::gemm);
+    const std::size_t rows = std::size_t(c.x.c) * std::size_t(c.geometry.kernel_h) * std::size_t(c.geometry.kernel_w);
+    REQUIRE(columns == rows * ops::conv2d_output_shape(c.x, c.filters, c.geometry).count() / std::size_t(c.filters));
+    // None to keep where the batch runs in slices, or with the own kernels (no column matrix).
+    CHECK(ops::conv2d_kept_columns_elements(runtime, c.x, c.filters, c.geometry, {ops::ConvMethod::gemm, 1}) == 0);
+    CHECK(ops::conv2d_kept_columns_elements(runtime, c.x, c.filters, c.geometry, ops::ConvMethod::own) == 0);
+
+    const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
+    const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
+    const std::size_t workspace_elements =
+        ops::conv2d_workspace_elements(runtime, c.x, c.filters, c.geometry, ops::ConvMethod::gemm);
+    test::WeightedLayerTensors layer(c.x, w_shape, b_shape, y_shape, 81, workspace_elements);
+    test::TestTensors& t = layer.t;
+    test::TestTensors columns_memory;  // the layer's tensors are allocated already
+    const TensorId kept = columns_memory.add("kept columns", Shape{1, static_cast<int>(columns), 1, 1});
+    const TensorId small = columns_memory.add("small", Shape{1, static_cast<int>(columns - 1), 1, 1});
+    columns_memory.allocate();
+    const ops::ConvPlan plan{ops::ConvMethod::gemm, 0, columns_memory[kept]};
+    ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace], plan);
+    std::vector<float> y_ref(y_shape.count());
+    ref::conv2d_forward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, y_ref);
+    test::require_close(t.read(layer.y), y_ref, tolerance, "y");
+
+    // Another layer sharing the workspace overwrites it; the backward reads the kept columns.
+    t.write(layer.workspace, test::random_values(workspace_elements, 90));
+    std::vector<float> dx_ref(c.x.count()), dw_ref(w_shape.count()), db_ref(b_shape.count());
+    ref::conv2d_backward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.dy_host, dx_ref, dw_ref,
+                                db_ref);
+    const ops::Runtime::Launches before = runtime.launches();
+    ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], t[layer.dx],
+                         ops::GradWrite::overwrite, t[layer.dw], t[layer.db], t[layer.workspace], plan);
+    const ops::Runtime::Launches after = runtime.launches();
+    test::require_close(t.read(layer.dx), dx_ref, tolerance, "dx");
+    test::require_close(t.read(layer.dw), dw_ref, tolerance, "dweight");
+    test::require_close(t.read(layer.db), db_ref, tolerance, "dbias");
+    // The same backward building its own columns launches one kernel more: the im2col.
+    const ops::Runtime::Launches rebuilt_before = runtime.launches();
+    ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], t[layer.dx],
+                         ops::GradWrite::overwrite, t[layer.dw], t[layer.db], t[layer.workspace],
+                         ops::ConvMethod::gemm);
+    const ops::Runtime::Launches rebuilt = runtime.launches();
+    runtime.finish();
+    CHECK(after.gemms - before.gemms == rebuilt.gemms - rebuilt_before.gemms);
+    CHECK(after.kernels - before.kernels + 1 == rebuilt.kernels - rebuilt_before.kernels);
+
+    // Kept columns too small for the batch, or a plan that slices it, are refused with the sizes.
+    CHECK_THROWS_WITH(ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y],
+                                          t[layer.workspace], {ops::ConvMethod::gemm, 0, columns_memory[small]}),
+                      Catch::Contains("kept columns") && Catch::Contains(std::to_string(columns) + " values"));
+    CHECK_THROWS_WITH(ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], t[layer.dx],
+                                           ops::GradWrite::overwrite, t[layer.dw], t[layer.db], t[layer.workspace],
+                                           {ops::ConvMethod::gemm, 1, columns_memory[kept]}),
+                      Catch::Contains("in one slice") && Catch::Contains("1 samples a slice"));
+}
+
 TEST_CASE("the gemm method's workspace stops growing with the batch once a slice fills the column budget", "[conv2d]") {
     // cifar's conv2: 288 col rows x 1,024 positions a sample, so a slice holds 28 samples of the
     // 8,388,608-value budget. Past that, only the product (32 filters x positions) grows.
