@@ -1,4 +1,5 @@
-// The parts of a dense layer that are not matrix products (those go through CLBlast).
+// The parts of a dense layer that are not matrix products (those go through ops::gemm). On CPU
+// devices gemm.cl's gemm_nt_bias adds the forward's bias itself, and dense_add_bias is not run.
 
 #include "activation_functions.clh"
 

@@ -10,6 +10,8 @@
 // neither operand is contiguous along C's rows) keeps DOT_ROWS x DOT_COLS dot products as 16-wide
 // partial sums along k, reduced at the end.
 
+#include "activation_functions.clh"
+
 #define ROWS 8
 #define COLS 32
 #define DOT_ROWS 4
@@ -142,6 +144,23 @@ __kernel void gemm_nt(GEMM_ARGUMENTS) {
     for (int r = 0; r < DOT_ROWS && row0 + r < m; ++r)
         for (int j = 0; j < DOT_COLS && col0 + j < n; ++j)
             store_value(c + (row0 + r) * ldc + col0 + j, tile[r][j], alpha, beta);
+}
+
+// C = f(A x B^T + bias[column]) with A m x k and B n x k as stored: a Dense layer's forward, its
+// bias and fused activation (kind FUSED_NONE: none) applied as each value is stored, in the same
+// order of operations as gemm_nt followed by dense.cl's dense_add_bias.
+__kernel void gemm_nt_bias(const int m, const int n, const int k, __global const float *a, const int a_offset,
+                           const int lda, __global const float *b, const int b_offset, const int ldb, __global float *c,
+                           const int c_offset, const int ldc, __global const float *bias, const int bias_offset,
+                           const int kind, const float slope) {
+    const int row0 = get_global_id(0) * DOT_ROWS, col0 = get_global_id(1) * DOT_COLS;
+    float tile[DOT_ROWS][DOT_COLS];
+    dot_tile(m, n, a + a_offset, lda, b + b_offset, ldb, row0, col0, 0, k, tile);
+    c += c_offset;
+    bias += bias_offset;
+    for (int r = 0; r < DOT_ROWS && row0 + r < m; ++r)
+        for (int j = 0; j < DOT_COLS && col0 + j < n; ++j)
+            c[(row0 + r) * ldc + col0 + j] = activate_fused(kind, slope, tile[r][j] + bias[col0 + j]);
 }
 
 // The same product with k split into chunks of `chunk` depths (dimension 2 of the range), for a

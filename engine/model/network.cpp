@@ -167,12 +167,15 @@ void Network::plan_memory() {
                 add_parameter(node, "weight", weight, layer.initializer, train::conv_fans(weight), true);
                 add_parameter(node, "bias", channels, train::Initializer::zeros, {1, 1}, true);
                 try {
-                    workspace =
-                        std::max(workspace, ops::conv2d_workspace_elements(runtime_, in, layer.units, layer.conv));
+                    // Kept columns live in their own tensor, so the shared workspace leaves them out.
                     const std::size_t columns =
                         ops::conv2d_kept_columns_elements(runtime_, in, layer.units, layer.conv);
                     if (columns > 0)
                         node.columns = add(layer.name + ".columns", Shape{1, static_cast<int>(columns), 1, 1}, false);
+                    workspace = std::max(workspace,
+                                         ops::conv2d_workspace_elements(
+                                             runtime_, in, layer.units, layer.conv, {},
+                                             columns > 0 ? ops::ColumnMatrix::kept : ops::ColumnMatrix::in_workspace));
                 } catch (const std::invalid_argument& error) {
                     throw ModelError(std::string("Conv2D '") + layer.name + "': " + error.what() +
                                      "; use fewer filters, a smaller batch or smaller images");

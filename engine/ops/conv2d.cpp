@@ -24,7 +24,8 @@ struct Layout {
     int filters;
     Axis rows, cols;
     int kernel_h, kernel_w, stride_h, stride_w;
-    int slice = 1;  // the gemm method's samples per column matrix
+    int slice = 1;              // the gemm method's samples per column matrix
+    bool columns_kept = false;  // the gemm method's column matrix is ConvPlan::kept_columns, not the workspace's
 
     std::size_t col_rows() const { return std::size_t(channels) * std::size_t(kernel_h) * std::size_t(kernel_w); }
     std::size_t col_columns() const { return std::size_t(batch) * std::size_t(rows.out) * std::size_t(cols.out); }
@@ -51,11 +52,11 @@ struct Layout {
     std::size_t chunks() const { return (col_columns() + chunk() - 1) / chunk(); }
     // One partial sum per chunk, filter and (col row or bias).
     std::size_t partial_count() const { return chunks() * std::size_t(filters) * (col_rows() + 1); }
-    // The gemm method's workspace: one slice's col, then the whole batch's cnhw product, then the
-    // scratch of the filter gradient's split product (ops::gemm_split_scratch_values; the first
-    // slice is the longest). The own kernels' workspace: the partial sums alone (they read x and dy
-    // in place).
-    std::size_t cnhw_offset() const { return aligned(col_rows() * std::size_t(slice) * plane()); }
+    // The gemm method's workspace: one slice's col (none when the columns are kept elsewhere), then
+    // the whole batch's cnhw product, then the scratch of the filter gradient's split product
+    // (ops::gemm_split_scratch_values; the first slice is the longest). The own kernels'
+    // workspace: the partial sums alone (they read x and dy in place).
+    std::size_t cnhw_offset() const { return columns_kept ? 0 : aligned(col_rows() * std::size_t(slice) * plane()); }
     std::size_t split_offset() const { return aligned(cnhw_offset() + std::size_t(filters) * col_columns()); }
     std::size_t split_values() const {
         return gemm_split_scratch_values(std::size_t(filters), col_rows(), std::size_t(slice) * plane());
@@ -113,9 +114,17 @@ void require_shape(const Tensor& tensor, const Shape& expected, const char* op, 
 // Checks the parameters and the workspace; the weight's first dimension gives the filter count.
 Layout checked_layout(const Conv2dGeometry& g, const Tensor& x, const Tensor& weight, const Tensor& bias,
                       const Tensor& workspace, const ConvPlan& plan, const char* op, const char* bias_name) {
-    const Layout l = layout_of(x.shape, weight.shape.n, g, plan.samples_per_slice);
+    Layout l = layout_of(x.shape, weight.shape.n, g, plan.samples_per_slice);
     require_shape(weight, Shape{l.filters, l.channels, g.kernel_h, g.kernel_w}, op, "weight", x.shape);
     require_shape(bias, Shape{1, l.filters, 1, 1}, op, bias_name, x.shape);
+    // Kept columns first: the workspace then needs no room for them.
+    l.columns_kept = plan.method == ConvMethod::gemm && plan.kept_columns.buffer != nullptr;
+    const std::size_t columns = l.col_rows() * l.col_columns();
+    if (l.columns_kept && (l.slice != l.batch || plan.kept_columns.count() < columns))
+        throw std::invalid_argument(std::string("Conv2D ") + op + ": kept columns " +
+                                    plan.kept_columns.shape.to_string() + " cannot hold the column matrix of a " +
+                                    std::to_string(l.batch) + "-sample batch in one slice (" + std::to_string(columns) +
+                                    " values, " + std::to_string(l.slice) + " samples a slice)");
     const std::size_t needed = l.workspace(plan.method);
     if (workspace.count() < needed)
         throw std::invalid_argument(std::string("Conv2D ") + op + ": workspace " + workspace.shape.to_string() +
@@ -131,16 +140,11 @@ Tensor region(const Tensor& workspace, std::size_t offset, std::size_t count) {
 Tensor col_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, 0, l.col_rows() * std::size_t(l.slice) * l.plane());
 }
-// The column matrix of the gemm method: the plan's kept columns, or the workspace's.
-Tensor columns_of(const Tensor& workspace, const Layout& l, const ConvPlan& plan, const char* op) {
-    if (plan.kept_columns.buffer == nullptr) return col_of(workspace, l);
-    const std::size_t needed = l.col_rows() * l.col_columns();
-    if (l.slice != l.batch || plan.kept_columns.count() < needed)
-        throw std::invalid_argument(std::string("Conv2D ") + op + ": kept columns " +
-                                    plan.kept_columns.shape.to_string() + " cannot hold the column matrix of a " +
-                                    std::to_string(l.batch) + "-sample batch in one slice (" + std::to_string(needed) +
-                                    " values, " + std::to_string(l.slice) + " samples a slice)");
-    return region(plan.kept_columns, 0, needed);
+// The column matrix of the gemm method: the plan's kept columns (checked_layout checked them), or
+// the workspace's.
+Tensor columns_of(const Tensor& workspace, const Layout& l, const ConvPlan& plan) {
+    if (!l.columns_kept) return col_of(workspace, l);
+    return region(plan.kept_columns, 0, l.col_rows() * l.col_columns());
 }
 Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.col_columns());
@@ -220,16 +224,25 @@ std::size_t column_budget_values() {
     return std::size_t(1) << 23;
 }
 
-std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
-                                      const Conv2dGeometry& geometry, ConvPlan plan) {
-    return layout_of(input, out_channels, geometry, plan.samples_per_slice).workspace(resolved(runtime, plan.method));
-}
-
 std::size_t conv2d_kept_columns_elements(const Runtime& runtime, const Shape& input, int out_channels,
                                          const Conv2dGeometry& geometry, ConvPlan plan) {
     const Layout l = layout_of(input, out_channels, geometry, plan.samples_per_slice);
     const bool one_slice = resolved(runtime, plan.method) == ConvMethod::gemm && l.slice == l.batch;
     return one_slice ? l.col_rows() * l.col_columns() : 0;
+}
+
+std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
+                                      const Conv2dGeometry& geometry, ConvPlan plan, ColumnMatrix columns) {
+    Layout l = layout_of(input, out_channels, geometry, plan.samples_per_slice);
+    if (columns == ColumnMatrix::kept) {
+        if (conv2d_kept_columns_elements(runtime, input, out_channels, geometry, plan) == 0)
+            throw std::invalid_argument("Conv2D: a " + input.to_string() + " input with " +
+                                        std::to_string(out_channels) + " filters cannot keep its column matrix (" +
+                                        std::to_string(l.slice) + " samples a slice; kept columns need the gemm " +
+                                        "method with the whole batch in one slice)");
+        l.columns_kept = true;
+    }
+    return l.workspace(resolved(runtime, plan.method));
 }
 
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
@@ -247,7 +260,7 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
                      y, kind, slope);
         return;
     }
-    const Tensor col = columns_of(workspace, l, plan, "forward"), cnhw = cnhw_of(workspace, l);
+    const Tensor col = columns_of(workspace, l, plan), cnhw = cnhw_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
     for_each_slice(l, [&](const Slice& slice) {
         im2col(runtime, l, slice, x, col);
@@ -281,8 +294,8 @@ void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Ten
                          l, weight, dy, dx, static_cast<int>(dx_write == GradWrite::accumulate));
         return;
     }
-    const bool kept = plan.kept_columns.buffer != nullptr;
-    const Tensor col = columns_of(workspace, l, plan, "backward"), cnhw = cnhw_of(workspace, l),
+    const bool kept = l.columns_kept;
+    const Tensor col = columns_of(workspace, l, plan), cnhw = cnhw_of(workspace, l),
                  split = split_scratch_of(workspace, l);
     const std::size_t k = l.col_rows(), p = l.col_columns();
     // dy_cnhw[Cout, P] = dy * f'(y) (dy alone without an activation; y is then not read: dy stands

@@ -48,8 +48,9 @@ enum class ConvMethod { automatic, gemm, own };
 // samples_per_slice 0 takes as many as fit in column_budget_values (at least one).
 // kept_columns: where the gemm method keeps the column matrix from the forward for the backward,
 // which then builds none (its im2col is a pass over the largest tensor of the layer) and leaves
-// the column gradient there, so each backward needs its forward first; buffer nullptr to build
-// the matrix in the workspace both times. Only where one slice holds the whole batch:
+// the column gradient there, so each backward needs its forward first (and the workspace needs no
+// room for the matrix: ColumnMatrix::kept); buffer nullptr to build the matrix in the workspace
+// both times. Only where one slice holds the whole batch:
 // conv2d_kept_columns_elements says how large, or 0 where it cannot be kept.
 struct ConvPlan {
     ConvMethod method = ConvMethod::automatic;
@@ -63,17 +64,25 @@ struct ConvPlan {
 // docs/performance.md, "CPU (PoCL)"); a sample whose own column matrix is larger is a slice alone.
 std::size_t column_budget_values();
 
+// Where the gemm method's column matrix lives when the workspace is planned: in the workspace, or
+// in ConvPlan::kept_columns (sized by conv2d_kept_columns_elements), in which case the workspace
+// leaves it out: passed kept columns, the forward and backward need only the smaller workspace.
+enum class ColumnMatrix { in_workspace, kept };
+
 // Scratch memory (in float elements) the forward and backward need for this input with this
-// method on this runtime's device; the model plans it once.
+// method on this runtime's device; the model plans it once. ColumnMatrix::kept where the columns
+// cannot be kept (conv2d_kept_columns_elements is 0) is refused with the sizes.
 std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
-                                      const Conv2dGeometry& geometry, ConvPlan plan = {});
+                                      const Conv2dGeometry& geometry, ConvPlan plan = {},
+                                      ColumnMatrix columns = ColumnMatrix::in_workspace);
 // The size of ConvPlan::kept_columns for this input (at most this batch): the whole batch's column
 // matrix where the gemm method runs it in one slice, else 0 (the own method has no column matrix).
 std::size_t conv2d_kept_columns_elements(const Runtime& runtime, const Shape& input, int out_channels,
                                          const Conv2dGeometry& geometry, ConvPlan plan = {});
 
 // x: N x Cin x H x W, weight: Cout x Cin x kh x kw, bias: 1 x Cout x 1 x 1, y: conv2d_output_shape(...),
-// workspace: a tensor of at least conv2d_workspace_elements (shape e.g. {1, elements, 1, 1}).
+// workspace: a tensor of at least conv2d_workspace_elements (shape e.g. {1, elements, 1, 1}; with
+// ColumnMatrix::kept where the plan has kept columns).
 // With a fused activation f, y = f(the convolution + bias), applied where the bias is added.
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                     const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan = {},

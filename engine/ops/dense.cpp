@@ -33,10 +33,15 @@ void dense_forward(Runtime& runtime, const Tensor& x, const Tensor& weight, cons
                    const std::optional<FusedActivation>& activation) {
     const DenseSizes s = sizes_of(x, weight, bias, "forward", "bias");
     require_shape(y, Shape{s.batch, s.out, 1, 1}, "forward", "y", x.shape);
-    // y[N, out] = x[N, in] * weight[out, in]^T; beta 0 never reads y's previous contents.
-    gemm(runtime, s.batch, s.out, s.in, 1.0f, {x, std::size_t(s.in)}, {weight, std::size_t(s.in), true}, 0.0f, y, s.out,
-         "Dense forward");
     require_fusable(activation, y, y, "Dense forward");
+    // y[N, out] = f(x[N, in] * weight[out, in]^T + bias): one command where the own GEMM kernels
+    // run the product, else the product, then the bias and activation.
+    const GemmOperand x_rows{x, std::size_t(s.in)}, weight_rows{weight, std::size_t(s.in), true};
+    if (gemm_nt_bias_activation(runtime, s.batch, s.out, s.in, x_rows, weight_rows, bias, activation, y, s.out,
+                                "Dense forward"))
+        return;
+    // beta 0 never reads y's previous contents.
+    gemm(runtime, s.batch, s.out, s.in, 1.0f, x_rows, weight_rows, 0.0f, y, s.out, "Dense forward");
     runtime.run("dense", "dense_add_bias", y.count(), static_cast<int>(y.count()), s.out,
                 FusedActivation::kernel_kind(activation), FusedActivation::kernel_slope(activation), y, bias);
 }

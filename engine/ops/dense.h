@@ -1,6 +1,7 @@
 #pragma once
-// Fully connected layer, forward and backward: the products go through CLBlast (ops::gemm), the
-// bias through kernels/dense.cl.
+// Fully connected layer, forward and backward: the products go through ops::gemm (CLBlast on GPUs,
+// the own kernels on CPUs), the bias through kernels/dense.cl, except on CPUs, where the forward's
+// product adds the bias and applies the fused activation as it stores (ops::gemm_nt_bias_activation).
 //
 // Tolerances (float32 against the float reference, normwise relative, see tests/engine/ops/
 // test_dense.cpp): 1e-5 for y, dx, dweight and dbias. Every output is a sum of at most a few

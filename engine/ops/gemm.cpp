@@ -131,6 +131,28 @@ void gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float a
                                  clblast_status(status));
 }
 
+bool gemm_nt_bias_activation(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, GemmOperand a,
+                             GemmOperand b, const Tensor& bias, const std::optional<FusedActivation>& activation,
+                             const Tensor& c, std::size_t ldc, std::string_view what) {
+    if (a.transposed || !b.transposed)
+        throw std::invalid_argument(std::string(what) + ": the bias product takes A as stored and B transposed");
+    if (bias.count() < n)
+        throw std::invalid_argument(std::string(what) + ": bias " + bias.shape.to_string() + " holds fewer than the " +
+                                    std::to_string(n) + " columns of the product");
+    if (m == 0 || n == 0 || k == 0) return false;
+    if (resolved(runtime, GemmMethod::automatic, m, n, k, a, b, c, ldc, what) != GemmMethod::own ||
+        !int_indexable(bias.offset, 1, n, n))
+        return false;
+    cl::Kernel& kernel = runtime.kernel("gemm", "gemm_nt_bias");
+    Runtime::set_arguments(kernel, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), a.tensor,
+                           static_cast<int>(a.ld), b.tensor, static_cast<int>(b.ld), c, static_cast<int>(ldc), bias,
+                           FusedActivation::kernel_kind(activation), FusedActivation::kernel_slope(activation));
+    kernel.run_groups(runtime.queue(), {(m + dot_rows - 1) / dot_rows, (n + dot_columns - 1) / dot_columns, 1},
+                      {1, 1, 1});
+    runtime.count_gemm();
+    return true;
+}
+
 const char* gemm_implementation(const Runtime& runtime) {
     return own_by_default(runtime) ? "own CPU kernels" : "CLBlast";
 }

@@ -138,13 +138,29 @@ TEST_CASE("the gemm method's column matrix kept from the forward spares the back
 
     const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
     const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
-    const std::size_t workspace_elements =
+    // With the columns kept elsewhere, the workspace leaves out their room (its regions start on
+    // 64-byte boundaries): the forward and backward below run in the smaller one.
+    const std::size_t workspace_elements = ops::conv2d_workspace_elements(
+        runtime, c.x, c.filters, c.geometry, ops::ConvMethod::gemm, ops::ColumnMatrix::kept);
+    const std::size_t full_workspace_elements =
         ops::conv2d_workspace_elements(runtime, c.x, c.filters, c.geometry, ops::ConvMethod::gemm);
+    CHECK(full_workspace_elements - workspace_elements == (columns + 15) / 16 * 16);
+    // Planning kept columns where there can be none is refused with the sizes.
+    CHECK_THROWS_WITH(ops::conv2d_workspace_elements(runtime, c.x, c.filters, c.geometry, {ops::ConvMethod::gemm, 1},
+                                                     ops::ColumnMatrix::kept),
+                      Catch::Contains("cannot keep its column matrix") && Catch::Contains("1 samples a slice") &&
+                          Catch::Contains(c.x.to_string()));
+    CHECK_THROWS_WITH(ops::conv2d_workspace_elements(runtime, c.x, c.filters, c.geometry, ops::ConvMethod::own,
+                                                     ops::ColumnMatrix::kept),
+                      Catch::Contains("cannot keep its column matrix"));
+
     test::WeightedLayerTensors layer(c.x, w_shape, b_shape, y_shape, 81, workspace_elements);
     test::TestTensors& t = layer.t;
     test::TestTensors columns_memory;  // the layer's tensors are allocated already
     const TensorId kept = columns_memory.add("kept columns", Shape{1, static_cast<int>(columns), 1, 1});
     const TensorId small = columns_memory.add("small", Shape{1, static_cast<int>(columns - 1), 1, 1});
+    const TensorId full_workspace =
+        columns_memory.add("full workspace", Shape{1, static_cast<int>(full_workspace_elements), 1, 1});
     columns_memory.allocate();
     const ops::ConvPlan plan{ops::ConvMethod::gemm, 0, columns_memory[kept]};
     ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace], plan);
@@ -164,15 +180,21 @@ TEST_CASE("the gemm method's column matrix kept from the forward spares the back
     test::require_close(t.read(layer.dx), dx_ref, tolerance, "dx");
     test::require_close(t.read(layer.dw), dw_ref, tolerance, "dweight");
     test::require_close(t.read(layer.db), db_ref, tolerance, "dbias");
-    // The same backward building its own columns launches one kernel more: the im2col.
+    // The same backward building its own columns (in a workspace with room for them) launches one
+    // kernel more: the im2col. The smaller workspace is too small for it.
     const ops::Runtime::Launches rebuilt_before = runtime.launches();
     ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], t[layer.dx],
-                         ops::GradWrite::overwrite, t[layer.dw], t[layer.db], t[layer.workspace],
+                         ops::GradWrite::overwrite, t[layer.dw], t[layer.db], columns_memory[full_workspace],
                          ops::ConvMethod::gemm);
     const ops::Runtime::Launches rebuilt = runtime.launches();
     runtime.finish();
     CHECK(after.gemms - before.gemms == rebuilt.gemms - rebuilt_before.gemms);
     CHECK(after.kernels - before.kernels + 1 == rebuilt.kernels - rebuilt_before.kernels);
+    CHECK_THROWS_WITH(
+        ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], t[layer.dx],
+                             ops::GradWrite::overwrite, t[layer.dw], t[layer.db], t[layer.workspace],
+                             ops::ConvMethod::gemm),
+        Catch::Contains("workspace") && Catch::Contains(std::to_string(full_workspace_elements) + " values"));
 
     // Kept columns too small for the batch, or a plan that slices it, are refused with the sizes.
     CHECK_THROWS_WITH(ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y],

@@ -49,7 +49,13 @@ TEST_CASE("dense with a fused activation matches the reference layer, then the r
     test::WeightedLayerTensors layer(c.x, w_shape, b_shape, y_shape, 71);
     test::TestTensors& t = layer.t;
     ops::Runtime& runtime = test::op_runtime();
+    const ops::Runtime::Launches before = runtime.launches();
     ops::dense_forward(runtime, t[layer.x], t[layer.w], t[layer.b], t[layer.y], activation);
+    const ops::Runtime::Launches after = runtime.launches();
+    // One GEMM; on CPU devices it adds the bias and applies the activation too, elsewhere one
+    // more kernel does.
+    CHECK(after.gemms - before.gemms == 1);
+    CHECK(after.kernels - before.kernels == (runtime.device().kind == cl::DeviceKind::Cpu ? 0u : 1u));
     std::vector<float> z_ref(y_shape.count());
     ref::dense_forward<float>(c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, z_ref);
     const test::FusedActivationReference fused = test::fused_activation_reference(activation, z_ref, layer.dy_host);

@@ -6,6 +6,7 @@
 
 #include "engine/ops/gemm.h"
 #include "tests/engine/ops/op_checks.h"
+#include "tests/engine/ops/weighted_layer_check.h"
 
 using namespace bps;
 
@@ -166,4 +167,78 @@ TEST_CASE("A x B^T with a long k splits it into chunks when given scratch, and m
         }
     }
     test::require_close(product, expected, 1e-5, "C", beta == 0 ? 0.0 : test::max_abs(c_before));
+}
+
+TEST_CASE("A x B^T with a bias and a fused activation runs as one GEMM on CPU devices and matches a host loop",
+          "[gemm]") {
+    // Sizes that end inside the 4 x 4 dot tiles and the 16-deep steps, and mlp's fc2 (64 x 10 x 256).
+    const GemmSize s = GENERATE(GemmSize{7, 5, 3}, GemmSize{1, 9, 4}, GemmSize{33, 65, 31}, GemmSize{64, 10, 256});
+    std::vector<std::optional<ops::FusedActivation>> activations{std::nullopt};
+    for (const ops::FusedActivation& activation : test::fusable_activations()) activations.emplace_back(activation);
+    const std::optional<ops::FusedActivation> activation = GENERATE_REF(from_range(activations));
+    INFO("m " << s.m << " n " << s.n << " k " << s.k << ", "
+              << (activation ? test::describe(*activation) : std::string("no activation")));
+    const std::size_t lda = s.k + 1, ldb = s.k + 2, ldc = s.n + 1;
+    const auto flat = [](std::size_t count) { return Shape{1, static_cast<int>(count), 1, 1}; };
+    test::TestTensors t;
+    t.add("spacer", {1, 3, 1, 1});
+    const TensorId a = t.add("a", flat(s.m * lda)), b = t.add("b", flat(s.n * ldb)), bias = t.add("bias", flat(s.n)),
+                   c = t.add("c", flat(s.m * ldc));
+    t.allocate();
+    const std::vector<float> a_host = test::random_values(s.m * lda, 61), b_host = test::random_values(s.n * ldb, 62),
+                             bias_host = test::random_values(s.n, 63), c_before = test::random_values(s.m * ldc, 64);
+    t.write(a, a_host);
+    t.write(b, b_host);
+    t.write(bias, bias_host);
+    t.write(c, c_before);
+
+    ops::Runtime& runtime = test::op_runtime();
+    const ops::Runtime::Launches before = runtime.launches();
+    const bool ran = ops::gemm_nt_bias_activation(runtime, s.m, s.n, s.k, {t[a], lda}, {t[b], ldb, true}, t[bias],
+                                                  activation, t[c], ldc, "bias test");
+    const ops::Runtime::Launches after = runtime.launches();
+    // The own kernels run it on CPU devices, as one GEMM and nothing else; elsewhere nothing runs
+    // (the caller runs CLBlast, then the bias).
+    const bool cpu = runtime.device().kind == cl::DeviceKind::Cpu;
+    REQUIRE(ran == cpu);
+    CHECK(after.gemms - before.gemms == (cpu ? 1u : 0u));
+    CHECK(after.kernels == before.kernels);
+    const std::vector<float> c_device = t.read(c);
+    if (!cpu) {
+        CHECK(c_device == c_before);
+        return;
+    }
+
+    std::vector<float> z(s.m * ldc, 0.0f);
+    host_gemm(s.m, s.n, s.k, 1.0, a_host, lda, false, b_host, ldb, true, 0.0, z, ldc);
+    std::vector<float> product, expected_z;
+    for (std::size_t i = 0; i < s.m; ++i)
+        for (std::size_t j = 0; j < ldc; ++j) {
+            if (j == s.n) {
+                // The values between rows (ldc > n) are left as they were.
+                CHECK(c_device[i * ldc + j] == c_before[i * ldc + j]);
+                continue;
+            }
+            product.push_back(c_device[i * ldc + j]);
+            expected_z.push_back(z[i * ldc + j] + bias_host[j]);
+        }
+    const std::vector<float> expected =
+        activation ? test::fused_activation_reference(*activation, expected_z, expected_z).y : expected_z;
+    // Sums of up to 256 products in [-1, 1]: float rounding stays far below 1e-5.
+    test::require_close(product, expected, 1e-5, "f(A x B^T + bias)");
+}
+
+TEST_CASE("the bias product refuses a transposed A and a bias shorter than a row, naming the caller", "[gemm]") {
+    const auto flat = [](std::size_t count) { return Shape{1, static_cast<int>(count), 1, 1}; };
+    test::TestTensors t;
+    const TensorId a = t.add("a", flat(12)), b = t.add("b", flat(12)), bias = t.add("bias", flat(2)),
+                   c = t.add("c", flat(9));
+    t.allocate();
+    ops::Runtime& runtime = test::op_runtime();
+    REQUIRE_THROWS_WITH(ops::gemm_nt_bias_activation(runtime, 3, 3, 4, {t[a], 3, true}, {t[b], 4, true}, t[c],
+                                                     std::nullopt, t[c], 3, "Dense 'fc9' forward"),
+                        "Dense 'fc9' forward: the bias product takes A as stored and B transposed");
+    REQUIRE_THROWS_WITH(ops::gemm_nt_bias_activation(runtime, 3, 3, 4, {t[a], 4}, {t[b], 4, true}, t[bias],
+                                                     std::nullopt, t[c], 3, "Dense 'fc9' forward"),
+                        "Dense 'fc9' forward: bias 1x2x1x1 holds fewer than the 3 columns of the product");
 }
