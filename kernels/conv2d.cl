@@ -4,6 +4,7 @@
 // tensor with the channel outermost, the layout the GEMM produces and consumes.
 
 #include "activation_functions.clh"
+#include "vector_sum.clh"
 
 // The kernels around the GEMM method, the CPU path: one work-item per row or plane, looping over
 // it in memory order. A CPU runs each work-item's loop as plain (vectorisable) code; one work-item
@@ -65,10 +66,7 @@ float row_sum(__global const float* row, const int length) {
     float16 lanes = 0.0f;
     int j = 0;
     for (; j + 16 <= length; j += 16) lanes += vload16(0, row + j);
-    const float8 h8 = lanes.lo + lanes.hi;
-    const float4 h4 = h8.lo + h8.hi;
-    const float2 h2 = h4.lo + h4.hi;
-    float sum = h2.x + h2.y;
+    float sum = horizontal_sum(lanes);
     for (; j < length; ++j) sum += row[j];
     return sum;
 }

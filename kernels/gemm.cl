@@ -11,6 +11,7 @@
 // partial sums along k, reduced at the end.
 
 #include "activation_functions.clh"
+#include "vector_sum.clh"
 
 #define ROWS 8
 #define COLS 32
@@ -92,13 +93,6 @@ __kernel void gemm_nn(GEMM_ARGUMENTS) {
 
 __kernel void gemm_tn(GEMM_ARGUMENTS) {
     BROADCAST_GEMM(A_TRANSPOSED)
-}
-
-inline float horizontal_sum(const float16 v) {
-    const float8 h8 = v.lo + v.hi;
-    const float4 h4 = h8.lo + h8.hi;
-    const float2 h2 = h4.lo + h4.hi;
-    return h2.x + h2.y;
 }
 
 // The DOT_ROWS x DOT_COLS dot products whose first is (row0, col0), each over depths [begin, end)

@@ -30,6 +30,10 @@ struct Layout {
     std::size_t col_rows() const { return std::size_t(channels) * std::size_t(kernel_h) * std::size_t(kernel_w); }
     std::size_t col_columns() const { return std::size_t(batch) * std::size_t(rows.out) * std::size_t(cols.out); }
     std::size_t plane() const { return std::size_t(rows.out) * std::size_t(cols.out); }
+    // The whole batch's column matrix, and whether the method can keep it from the forward for
+    // the backward (ConvPlan::kept_columns): the gemm method with the whole batch in one slice.
+    std::size_t batch_columns() const { return col_rows() * col_columns(); }
+    bool columns_keepable(ConvMethod method) const { return method == ConvMethod::gemm && slice == batch; }
     std::size_t sample_size() const { return std::size_t(channels) * std::size_t(height) * std::size_t(width); }
     // Rounded up to a multiple of 16 values: 64 bytes, the boundary each workspace region starts
     // on (GEMM kernels read it faster), and the own kernels' step.
@@ -119,8 +123,8 @@ Layout checked_layout(const Conv2dGeometry& g, const Tensor& x, const Tensor& we
     require_shape(bias, Shape{1, l.filters, 1, 1}, op, bias_name, x.shape);
     // Kept columns first: the workspace then needs no room for them.
     l.columns_kept = plan.method == ConvMethod::gemm && plan.kept_columns.buffer != nullptr;
-    const std::size_t columns = l.col_rows() * l.col_columns();
-    if (l.columns_kept && (l.slice != l.batch || plan.kept_columns.count() < columns))
+    const std::size_t columns = l.batch_columns();
+    if (l.columns_kept && (!l.columns_keepable(plan.method) || plan.kept_columns.count() < columns))
         throw std::invalid_argument(std::string("Conv2D ") + op + ": kept columns " +
                                     plan.kept_columns.shape.to_string() + " cannot hold the column matrix of a " +
                                     std::to_string(l.batch) + "-sample batch in one slice (" + std::to_string(columns) +
@@ -144,7 +148,7 @@ Tensor col_of(const Tensor& workspace, const Layout& l) {
 // the workspace's.
 Tensor columns_of(const Tensor& workspace, const Layout& l, const ConvPlan& plan) {
     if (!l.columns_kept) return col_of(workspace, l);
-    return region(plan.kept_columns, 0, l.col_rows() * l.col_columns());
+    return region(plan.kept_columns, 0, l.batch_columns());
 }
 Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
     return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.col_columns());
@@ -227,22 +231,22 @@ std::size_t column_budget_values() {
 std::size_t conv2d_kept_columns_elements(const Runtime& runtime, const Shape& input, int out_channels,
                                          const Conv2dGeometry& geometry, ConvPlan plan) {
     const Layout l = layout_of(input, out_channels, geometry, plan.samples_per_slice);
-    const bool one_slice = resolved(runtime, plan.method) == ConvMethod::gemm && l.slice == l.batch;
-    return one_slice ? l.col_rows() * l.col_columns() : 0;
+    return l.columns_keepable(resolved(runtime, plan.method)) ? l.batch_columns() : 0;
 }
 
 std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
                                       const Conv2dGeometry& geometry, ConvPlan plan, ColumnMatrix columns) {
     Layout l = layout_of(input, out_channels, geometry, plan.samples_per_slice);
+    const ConvMethod method = resolved(runtime, plan.method);
     if (columns == ColumnMatrix::kept) {
-        if (conv2d_kept_columns_elements(runtime, input, out_channels, geometry, plan) == 0)
+        if (!l.columns_keepable(method))
             throw std::invalid_argument("Conv2D: a " + input.to_string() + " input with " +
                                         std::to_string(out_channels) + " filters cannot keep its column matrix (" +
                                         std::to_string(l.slice) + " samples a slice; kept columns need the gemm " +
                                         "method with the whole batch in one slice)");
         l.columns_kept = true;
     }
-    return l.workspace(resolved(runtime, plan.method));
+    return l.workspace(method);
 }
 
 void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
