@@ -119,6 +119,7 @@ bool BatchIterator::next(Batch& batch) {
     const std::size_t count = std::min(batch_size_, order_.size() - first);
     const std::size_t per_sample = dataset_.shape.per_sample();
 
+    batch.first = first;
     batch.indices.assign(order_.begin() + static_cast<std::ptrdiff_t>(first),
                          order_.begin() + static_cast<std::ptrdiff_t>(first + count));
     batch.labels.resize(count);

@@ -47,6 +47,7 @@ struct Batch {
     std::vector<float> images;         // count * per_sample, NCHW
     std::vector<std::int32_t> labels;  // count
     std::vector<std::size_t> indices;  // which samples of the dataset, in batch order
+    std::size_t first = 0;             // where indices start in the epoch's order
     std::size_t count() const { return labels.size(); }
 };
 
@@ -59,6 +60,8 @@ public:
                   Augmentation augmentation = {}, std::uint64_t seed = 0);
     std::size_t batch_count() const;
     std::size_t batches_done() const { return next_batch_; }
+    // The epoch's sample numbers in training order: batch k is order()[first, first + count).
+    std::span<const std::size_t> order() const { return order_; }
     bool next(Batch& batch);  // false when the epoch is done
     // From now on next() fills the indices and labels only, leaving batch.images empty: for a
     // training set kept on the device, which gathers the images itself. std::logic_error with

@@ -5,6 +5,8 @@
 #               GPU, and bench on the GPU, both binaries, three repeats
 #   PART=cpu    bench on the 16 cores, both binaries and PyTorch on 16 threads, two repeats, then
 #               the per-layer times of the change
+#   PART=train  the data path on the GPU: train on Fashion-MNIST (3 epochs) against bench, both
+#               binaries, for mlp and cnn at batches 64 and 256, two repeats
 . docs/performance/h100-setup.sh
 GPU=$(nvidia-smi -L 2>/dev/null | grep -o -E 'H[0-9]00' | head -n 1); GPU=${GPU:-H100}
 if [ "${PART:-tests}" = tests ]; then
@@ -15,6 +17,17 @@ if [ "${PART:-tests}" = tests ]; then
     for bin in backprop-before backprop; do
       echo "== repeat $repeat: $bin on the $GPU"
       $B/$bin bench --nets mlp,cnn,cifar --batches 64 --device $GPU --steps 100 --no-first-batch --no-device-figures 2>&1 | grep -E "^  (mlp|cnn|cifar) "
+    done
+  done
+elif [ "$PART" = train ]; then
+  (cd $B && BACKPROP_DEVICE=$GPU timeout 240 ./engine_tests "[device_data],[job],[checkpoint]" 2>&1 | tail -2)
+  for repeat in 1 2; do
+    for bin in backprop-before backprop; do
+      for net in mlp cnn; do for b in 64 256; do
+        echo "== repeat $repeat: $bin $net $b on the $GPU"
+        $B/$bin bench --net $net --batch $b --device $GPU --steps 100 --no-first-batch --no-device-figures 2>&1 | grep -E "^  $net "
+        $B/$bin train $net --epochs 3 --batch $b --device $GPU 2>&1 | grep -E "^epoch [0-9]/[0-9]: loss|test accuracy"
+      done; done
     done
   done
 else

@@ -14,8 +14,9 @@ Shape set_shape_of(const datasets::Dataset& set) {
     return Shape{static_cast<int>(set.size()), set.shape.channels, set.shape.height, set.shape.width};
 }
 
+// The images, the labels and room for an epoch's order (a sample number each).
 std::size_t bytes_of(const datasets::Dataset& set) {
-    return (set.images.size() + set.labels.size()) * sizeof(float);
+    return (set.images.size() + set.labels.size()) * sizeof(float) + set.size() * sizeof(int);
 }
 
 bool out_of_memory(cl_int status) {
@@ -50,29 +51,44 @@ DeviceTrainingSet::DeviceTrainingSet(ops::Runtime& runtime, const datasets::Data
       batch_size_(batch_size),
       images_(runtime.context(), set.images.size() * sizeof(float), CL_MEM_READ_ONLY),
       labels_(runtime.context(), set.labels.size() * sizeof(std::int32_t), CL_MEM_READ_ONLY),
-      indices_(runtime.context(), static_cast<std::size_t>(batch_size) * sizeof(int), CL_MEM_READ_ONLY) {
+      // An epoch's order names each sample at most once: room for the whole set.
+      order_(runtime.context(), set.size() * sizeof(int), CL_MEM_READ_ONLY),
+      order_capacity_(set.size()) {
     static_assert(sizeof(std::int32_t) == sizeof(float));
     images_.write(runtime.queue(), set.images.data(), set.images.size() * sizeof(float));
     labels_.write(runtime.queue(), set.labels.data(), set.labels.size() * sizeof(std::int32_t));
 }
 
-void DeviceTrainingSet::load_batch(std::span<const std::size_t> indices, model::Network& network) {
-    const int count = static_cast<int>(indices.size());
-    if (indices.empty() || count > batch_size_)
-        throw std::invalid_argument("a batch of " + std::to_string(indices.size()) +
-                                    " samples for a training set kept for batches of " + std::to_string(batch_size_));
-    index_values_.resize(indices.size());
-    for (std::size_t i = 0; i < indices.size(); ++i) {
-        if (indices[i] >= static_cast<std::size_t>(set_shape_.n))
-            throw std::out_of_range("sample " + std::to_string(indices[i]) + " of a training set of " +
+void DeviceTrainingSet::load_order(std::span<const std::size_t> order) {
+    if (order.empty() || order.size() > order_capacity_)
+        throw std::invalid_argument("an epoch of " + std::to_string(order.size()) + " samples for a training set of " +
                                     std::to_string(set_shape_.n));
-        index_values_[i] = static_cast<int>(indices[i]);
+    order_values_.resize(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (order[i] >= static_cast<std::size_t>(set_shape_.n))
+            throw std::out_of_range("sample " + std::to_string(order[i]) + " of a training set of " +
+                                    std::to_string(set_shape_.n));
+        order_values_[i] = static_cast<int>(order[i]);
     }
-    const Tensor index_tensor{indices_.get(), 0, Shape{count, 1, 1, 1}};
-    index_upload_.write_ints(runtime_, index_tensor, index_values_, "the batch's sample numbers");
+    const int count = static_cast<int>(order.size());
+    // The in-order queue runs this write after the gathers of the previous epoch's order.
+    order_upload_.write_ints(runtime_, Tensor{order_.get(), 0, Shape{count, 1, 1, 1}}, order_values_,
+                             "the epoch's sample order");
+    order_size_ = order.size();
+}
+
+void DeviceTrainingSet::load_batch(std::size_t first, std::size_t count, model::Network& network) {
+    if (count == 0 || count > static_cast<std::size_t>(batch_size_))
+        throw std::invalid_argument("a batch of " + std::to_string(count) +
+                                    " samples for a training set kept for batches of " + std::to_string(batch_size_));
+    if (first > order_size_ || count > order_size_ - first)
+        throw std::out_of_range("samples " + std::to_string(first) + " to " + std::to_string(first + count - 1) +
+                                " of an epoch of " + std::to_string(order_size_));
+    const int n = static_cast<int>(count);
+    const Tensor indices{order_.get(), first, Shape{n, 1, 1, 1}};
     ops::gather_samples(runtime_, Tensor{images_.get(), 0, set_shape_},
-                        Tensor{labels_.get(), 0, Shape{set_shape_.n, 1, 1, 1}}, index_tensor,
-                        network.input_batch(count), network.labels_batch(count));
+                        Tensor{labels_.get(), 0, Shape{set_shape_.n, 1, 1, 1}}, indices, network.input_batch(n),
+                        network.labels_batch(n));
 }
 
 }  // namespace bps::session

@@ -200,6 +200,7 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         reported = ReportedTotals{};
         images = 0;
         epoch_start = Clock::now();
+        if (device_set) device_set->load_order(batches.order());
         Clock::time_point last_report = epoch_start;
         ops::AsyncRead totals_read;
         Snapshot in_flight;  // the report waiting for totals_read, when one is pending
@@ -228,7 +229,7 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
             const float rate =
                 train::learning_rate_at(settings.schedule, control.learning_rate(project_rate), progress);
             if (device_set) {
-                device_set->load_batch(batch.indices, network);
+                device_set->load_batch(batch.first, batch.count(), network);
                 network.train_step_loaded(static_cast<int>(batch.count()), rate);
             } else {
                 network.train_step(batch.images, batch.labels, rate);

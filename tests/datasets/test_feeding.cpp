@@ -153,6 +153,11 @@ TEST_CASE("Batches follow the order, the last one holding the rest", "[feeding]"
         sizes.push_back(batch.count());
         REQUIRE(batch.indices.size() == batch.count());
         REQUIRE(batch.images.size() == batch.count() * 6);
+        // A batch says where it starts in the epoch's order (what a set on the device gathers from).
+        CHECK(batch.first == seen.size());
+        CHECK(std::vector<std::size_t>(
+                  batches.order().begin() + static_cast<std::ptrdiff_t>(batch.first),
+                  batches.order().begin() + static_cast<std::ptrdiff_t>(batch.first + batch.count())) == batch.indices);
         for (std::size_t i = 0; i < batch.count(); ++i) {
             const std::size_t index = batch.indices[i];
             CHECK(index == order[seen.size()]);
@@ -186,6 +191,7 @@ TEST_CASE("Batches without images carry the same indices and labels", "[feeding]
         REQUIRE(without.next(bare));
         CHECK(bare.images.empty());
         CHECK(bare.indices == full.indices);
+        CHECK(bare.first == full.first);
         CHECK(bare.labels == full.labels);
     }
     CHECK_FALSE(without.next(bare));

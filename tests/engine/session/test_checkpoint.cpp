@@ -110,16 +110,27 @@ double largest_difference(const std::vector<io::NamedArray>& a, const std::vecto
     return largest;
 }
 
-void check_resume_gives_the_same_weights(train::OptimizerKind kind, std::size_t stop_after) {
+// `on_device`: without augmentation, with the training set kept on the device, whose batches are
+// gathered from the epoch's order there (a resumed epoch skips into the middle of it).
+void check_resume_gives_the_same_weights(train::OptimizerKind kind, std::size_t stop_after, bool on_device = false) {
     test::TempDir dir("checkpoint");
+    const auto project_of = [&] {
+        project::Project project = project_with(kind);
+        if (on_device) project.dataset.augmentation.horizontal_flip = false;
+        return project;
+    };
+    const JobSetup::DataPlacement placement =
+        on_device ? JobSetup::DataPlacement::device : JobSetup::DataPlacement::automatic;
     JobSetup straight;
-    straight.project = project_with(kind);
+    straight.project = project_of();
+    straight.data_placement = placement;
     const Ended uninterrupted = run_job(straight);
     REQUIRE(uninterrupted.result->epochs_completed == 2);
 
     // The first part: one epoch, or stopped part-way through the first (a stop also checkpoints).
     JobSetup first;
-    first.project = project_with(kind);
+    first.project = project_of();
+    first.data_placement = placement;
     if (stop_after == 0) first.epochs = 1;
     first.checkpoint = dir.path() / "run.h5";
     const Ended part = run_job(first, stop_after);
@@ -134,6 +145,7 @@ void check_resume_gives_the_same_weights(train::OptimizerKind kind, std::size_t 
     rest.project = test::two_class_project();  // ignored: the checkpoint's project is the run's
     rest.resume_from = first.checkpoint;
     rest.epochs = 2;
+    rest.data_placement = placement;
     const Ended resumed = run_job(rest);
     CHECK(resumed.result->epochs_completed == 2);
     // It went on: only the batches the first part had not trained (12 an epoch), from where it stopped.
@@ -163,6 +175,9 @@ TEST_CASE("a run stopped part-way through an epoch resumes from that batch and e
     }
     SECTION("AdamW") {
         check_resume_gives_the_same_weights(train::OptimizerKind::adamw, 5);
+    }
+    SECTION("SGD with momentum, the training set kept on the device") {
+        check_resume_gives_the_same_weights(train::OptimizerKind::sgd, 5, true);
     }
 }
 
