@@ -3,6 +3,7 @@
 #include <climits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engine/cl/error.h"
 #include "engine/ops/gather.h"
@@ -52,27 +53,27 @@ DeviceTrainingSet::DeviceTrainingSet(ops::Runtime& runtime, const datasets::Data
       images_(runtime.context(), set.images.size() * sizeof(float), CL_MEM_READ_ONLY),
       labels_(runtime.context(), set.labels.size() * sizeof(std::int32_t), CL_MEM_READ_ONLY),
       // An epoch's order names each sample at most once: room for the whole set.
-      order_(runtime.context(), set.size() * sizeof(int), CL_MEM_READ_ONLY),
-      order_capacity_(set.size()) {
+      order_(runtime.context(), set.size() * sizeof(int), CL_MEM_READ_ONLY) {
     static_assert(sizeof(std::int32_t) == sizeof(float));
     images_.write(runtime.queue(), set.images.data(), set.images.size() * sizeof(float));
     labels_.write(runtime.queue(), set.labels.data(), set.labels.size() * sizeof(std::int32_t));
 }
 
 void DeviceTrainingSet::load_order(std::span<const std::size_t> order) {
-    if (order.empty() || order.size() > order_capacity_)
+    if (order.empty() || order.size() > static_cast<std::size_t>(set_shape_.n))
         throw std::invalid_argument("an epoch of " + std::to_string(order.size()) + " samples for a training set of " +
                                     std::to_string(set_shape_.n));
-    order_values_.resize(order.size());
+    // Copied again into the upload's staging buffer, so a local vector does: once an epoch.
+    std::vector<int> values(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         if (order[i] >= static_cast<std::size_t>(set_shape_.n))
             throw std::out_of_range("sample " + std::to_string(order[i]) + " of a training set of " +
                                     std::to_string(set_shape_.n));
-        order_values_[i] = static_cast<int>(order[i]);
+        values[i] = static_cast<int>(order[i]);
     }
     const int count = static_cast<int>(order.size());
     // The in-order queue runs this write after the gathers of the previous epoch's order.
-    order_upload_.write_ints(runtime_, Tensor{order_.get(), 0, Shape{count, 1, 1, 1}}, order_values_,
+    order_upload_.write_ints(runtime_, Tensor{order_.get(), 0, Shape{count, 1, 1, 1}}, values,
                              "the epoch's sample order");
     order_size_ = order.size();
 }

@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <memory>
 #include <span>
-#include <vector>
 
 #include "datasets/dataset.h"
 #include "engine/cl/context.h"
@@ -49,10 +48,9 @@ private:
     ops::Runtime& runtime_;
     Shape set_shape_;
     int batch_size_;
-    cl::Buffer images_, labels_, order_;
-    std::size_t order_capacity_ = 0, order_size_ = 0;  // in samples
-    std::vector<int> order_values_;
-    ops::StagedUpload order_upload_;  // last: waits for its writes before the buffers go
+    cl::Buffer images_, labels_, order_;  // order_: room for set_shape_.n sample numbers
+    std::size_t order_size_ = 0;          // the loaded epoch's samples
+    ops::StagedUpload order_upload_;      // last: waits for its writes before the buffers go
 };
 
 }  // namespace bps::session
