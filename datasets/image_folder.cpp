@@ -90,7 +90,7 @@ struct StbFree {
 };
 
 std::optional<ImageFailure> decode_image(const std::filesystem::path& file, const ImageFolderOptions& options,
-                                         std::vector<float>& out) {
+                                         std::vector<float>& out, StoredImage* stored = nullptr) {
     std::vector<stbi_uc> bytes;
     if (auto failed = read_bytes(file, bytes)) return failed;
     // Only PNG and JPEG reach stb, and only what its 2.27 decodes safely (image_check.h).
@@ -124,6 +124,7 @@ std::optional<ImageFailure> decode_image(const std::filesystem::path& file, cons
         return failure(reason);
     }
 
+    if (stored) *stored = StoredImage{width, height, stored_channels};
     const int channels = options.channels;  // stb converts RGB to luma and replicates gray itself
     std::unique_ptr<stbi_uc, StbFree> decoded(
         stbi_load_from_memory(bytes.data(), length, &width, &height, &stored_channels, channels));
@@ -191,10 +192,11 @@ void append_could_not_read(std::string& problem, std::size_t count) {
 
 }  // namespace
 
-std::vector<float> read_image_file(const std::filesystem::path& file, const ImageFolderOptions& options) {
+std::vector<float> read_image_file(const std::filesystem::path& file, const ImageFolderOptions& options,
+                                   StoredImage* stored) {
     check_options(file, options);
     std::vector<float> image;
-    if (auto failed = decode_image(file, options, image)) throw DatasetError(file, failed->problem);
+    if (auto failed = decode_image(file, options, image, stored)) throw DatasetError(file, failed->problem);
     return image;
 }
 

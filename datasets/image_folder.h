@@ -35,8 +35,15 @@ struct ImageFolderResult {
 ImageFolderResult read_image_folder(const std::filesystem::path& folder, const ImageFolderOptions& options,
                                     const ReadProgress& progress = {});
 
-// One image file decoded and resized: shape.per_sample() floats, CHW, [0,1].
-// DatasetError naming the file when it cannot be decoded.
-std::vector<float> read_image_file(const std::filesystem::path& file, const ImageFolderOptions& options);
+// What an image file holds before it is made to fit: its size and channels (1 gray, 2 gray with
+// alpha, 3 RGB, 4 RGBA).
+struct StoredImage {
+    int width = 0, height = 0, channels = 0;
+};
+
+// One image file decoded and resized: shape.per_sample() floats, CHW, [0,1]. `stored` (optional)
+// gets what the file held. DatasetError naming the file when it cannot be decoded.
+std::vector<float> read_image_file(const std::filesystem::path& file, const ImageFolderOptions& options,
+                                   StoredImage* stored = nullptr);
 
 }  // namespace bps::datasets

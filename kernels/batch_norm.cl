@@ -86,6 +86,20 @@ __kernel void batch_norm_forward_eval(const int total, const int channels, const
         gamma[gamma_off + c] * inv_std * (x[x_off + i] - running_mean[running_mean_off + c]) + beta[beta_off + c];
 }
 
+// The input gradient of the evaluation-mode forward, where the statistics are constants:
+// dx = dy * gamma / sqrt(running_var + epsilon). accumulate != 0 adds to dx.
+__kernel void batch_norm_backward_eval(const int total, const int channels, const int plane, const float epsilon,
+                                       __global const float* gamma, const int gamma_off,
+                                       __global const float* running_var, const int running_var_off,
+                                       __global const float* dy, const int dy_off,
+                                       __global float* dx, const int dx_off, const int accumulate) {
+    const int i = get_global_id(0);
+    if (i >= total) return;
+    const int c = (i / plane) % channels;
+    const float g = dy[dy_off + i] * gamma[gamma_off + c] / sqrt(running_var[running_var_off + c] + epsilon);
+    dx[dx_off + i] = accumulate ? dx[dx_off + i] + g : g;
+}
+
 // With xhat = (x - mean) * inv_std: dbeta = sum dy, dgamma = sum dy * xhat, and
 // dx = gamma * inv_std * (dy - dbeta / M - xhat * dgamma / M). write_dx == 0: dx is not touched.
 __kernel void batch_norm_backward(const int n, const int channels, const int plane,

@@ -2,6 +2,7 @@
 // several, with each device's own best figures (bandwidth, SGEMM, launch cost) beside them.
 #include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -12,20 +13,22 @@
 #include "app/cli/project_argument.h"
 #include "app/cli/terminal.h"
 #include "engine/bench/first_batch_timing.h"
+#include "engine/bench/inspection_timing.h"
 #include "engine/bench/reference_networks.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
-#include "engine/cl/device_use_mark.h"
 #include "engine/cl/error.h"
 #include "engine/cl/kernel_cache.h"
+#include "engine/device/device_for_work.h"
 #include "engine/ops/runtime.h"
+#include "engine/session/number_text.h"
 
 namespace bps::cli {
 
 const char* const bench_help =
     "usage: backprop bench [--device all|D,...] [--nets mlp,cnn,cifar|PROJECT,...] [--batches 64,256]\n"
     "                      [--steps N] [--runs N] [--layers] [--no-first-batch] [--no-device-figures]\n"
-    "                      [--json]\n"
+    "                      [--inspection] [--json]\n"
     "\n"
     "Trains reference networks (shared/bench/REFERENCE.md) or projects on random data and\n"
     "reports, per device, network and batch size:\n"
@@ -53,6 +56,10 @@ const char* const bench_help =
     "                after each layer, so the parts add up to more than a normal step)\n"
     "  --no-first-batch     skip the cold and warm start timing\n"
     "  --no-device-figures  skip bandwidth, SGEMM and launch timing\n"
+    "  --inspection  also, per network, how long looking inside it takes (median of 20 calls, on its\n"
+    "                initial weights): one prediction, every layer's activations for one image, an\n"
+    "                occlusion map (patch 4, stride 2) and the saliency of one class, as the studio's\n"
+    "                views and `backprop inspect` ask for them\n"
     "  --json        JSON lines instead of tables: a \"device\" record per device and a \"training\"\n"
     "                record per network and batch, named as torch_reference.py's fields\n"
     "  --net, --batch       one network, one batch size (as --nets and --batches)\n";
@@ -128,8 +135,42 @@ struct BenchPlan {
     bool first_batch = true;
     bool device_figures = true;
     bool per_layer = false;
+    bool inspection = false;
     bool json = false;
 };
+
+// The inspection figures of one network on one device, printed as they come.
+void print_inspection(const cl::DeviceInfo& device, const BenchNet& net, bool json) {
+    progress(device, net.name + ": inspection");
+    const project::Project project =
+        net.project.empty() ? project::example_project(net.name) : open_project(net.project).project;
+    const model::GraphAnalysis analysis = model::analyse_graph(net.spec);
+    const datasets::ImageShape shape{net.spec.input.c, net.spec.input.h, net.spec.input.w};
+    const int classes = static_cast<int>(analysis.layers.back().output.per_sample());
+    constexpr int repeats = 20;
+    const bench::InspectionTiming timing =
+        bench::time_inspection(project, shape, classes, std::to_string(device.index), repeats);
+    if (json) {
+        nlohmann::json line = {{"record", "inspection"},
+                               {"device", device.name},
+                               {"net", net.name},
+                               {"predict_ms", timing.predict_ms},
+                               {"activations_ms", timing.activations_ms},
+                               {"occlusion_ms", timing.occlusion_ms},
+                               {"occlusion_positions", timing.occlusion_positions},
+                               {"saliency_ms", timing.saliency_ms},
+                               {"open_ms", timing.open_ms}};
+        std::cout << line.dump() << std::endl;
+        return;
+    }
+    std::cout << "inspection of " << net.name << " on " << device.name << " (median of " << repeats
+              << " calls): predict " << session::format_milliseconds(timing.predict_ms)
+              << ", every layer's activations " << session::format_milliseconds(timing.activations_ms)
+              << ", occlusion (" << timing.occlusion_positions << " positions) "
+              << session::format_milliseconds(timing.occlusion_ms) << ", saliency "
+              << session::format_milliseconds(timing.saliency_ms) << "; opening "
+              << session::format_milliseconds(timing.open_ms) << "\n";
+}
 
 BenchEntry run_entry(ops::Runtime& runtime, const BenchPlan& plan, const BenchNet& net, int batch) {
     const cl::DeviceInfo& device = runtime.device();
@@ -167,14 +208,10 @@ DeviceBench run_device(const cl::DeviceInfo& device, const BenchPlan& plan) {
         return result;
     }
     try {
-        cl::DeviceUseMark in_use(cl::cache_root(), device);
-        for (const std::string& note : in_use.notes()) print_note(note);
-        if (!in_use.skipped().empty()) throw std::runtime_error(in_use.skipped());
-        cl::KernelCache cache(cl::kernel_cache_dir());
-        ops::Runtime runtime(device, &cache);
         progress(device, "building kernels");
-        runtime.build_programs({});  // before any timing, so that a crash there is the compiler's
-        in_use.built();
+        // Before any timing, so that a crash there is the compiler's.
+        device::DeviceForWork opened(device, {[](const std::string& note) { print_note(note); }, {}});
+        ops::Runtime& runtime = opened.runtime();
         if (plan.device_figures) {
             result.micro = bench::measure_device(runtime, {}, [&](const std::string& what) { progress(device, what); });
         }
@@ -184,7 +221,6 @@ DeviceBench run_device(const cl::DeviceInfo& device, const BenchPlan& plan) {
                 result.entries.push_back(run_entry(runtime, plan, net, batch));
                 if (plan.json) print_entry_json(std::cout, result, result.entries.back());
             }
-        for (const std::string& note : runtime.cache_notes()) print_note(note);
     } catch (const std::exception& error) {
         result.error = error.what();
         if (plan.json) print_device_json(std::cout, result);
@@ -223,6 +259,7 @@ int run_bench(Arguments& arguments) {
     plan.per_layer = arguments.take_flag("--layers");
     plan.first_batch = !arguments.take_flag("--no-first-batch");
     plan.device_figures = !arguments.take_flag("--no-device-figures");
+    plan.inspection = arguments.take_flag("--inspection");
     const bool child = arguments.take_flag("--first-batch-child");
     arguments.expect_nothing_left();
     if (net && nets) throw UsageError("give --net or --nets, not both");
@@ -248,6 +285,14 @@ int run_bench(Arguments& arguments) {
                      return !entry.timing || (entry.first_batch && !entry.first_batch->error.empty());
                  });
         if (!plan.json) print_device_table(std::cout, result, plan.per_layer);
+        if (plan.inspection && result.error.empty()) {
+            for (const BenchNet& one : plan.nets) try {
+                    print_inspection(devices.at(index), one, plan.json);
+                } catch (const std::exception& error) {
+                    std::cerr << "inspection of " << one.name << ": " << error.what() << "\n";
+                    failed = true;
+                }
+        }
     }
     if (!plan.json) print_side_by_side(std::cout, results);
     return failed ? exit_failure : exit_ok;

@@ -27,6 +27,7 @@ const char* const main_help =
     "  train     train a project's network and report its test accuracy\n"
     "  evaluate  the test accuracy of saved weights\n"
     "  predict   the most probable classes of image files\n"
+    "  inspect   what a trained network does with one image: every layer's output, occlusion, saliency\n"
     "  resume    continue training from a checkpoint\n"
     "  export    write a PyTorch or Keras script that re-creates a trained network\n"
     "\n"
@@ -56,6 +57,7 @@ const Command commands[] = {
     {"train", bps::cli::run_train, bps::cli::train_help},
     {"evaluate", bps::cli::run_evaluate, bps::cli::evaluate_help},
     {"predict", bps::cli::run_predict, bps::cli::predict_help},
+    {"inspect", bps::cli::run_inspect, bps::cli::inspect_help},
     {"resume", bps::cli::run_resume, bps::cli::resume_help},
     {"export", bps::cli::run_export, bps::cli::export_help},
 };

@@ -9,8 +9,7 @@
 #include "engine/bench/work_model.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
-#include "engine/cl/device_use_mark.h"
-#include "engine/cl/kernel_cache.h"
+#include "engine/device/device_for_work.h"
 #include "engine/device/self_test_record.h"
 #include "engine/device/self_test_runner.h"
 #include "engine/model/network.h"
@@ -178,13 +177,9 @@ DeviceComparison compare_one(const ComparisonSetup& setup, const cl::DeviceInfo&
         return result;
     }
     try {
-        cl::DeviceUseMark in_use(cl::cache_root(), device);
-        if (!in_use.skipped().empty()) throw std::runtime_error(in_use.skipped());
-        cl::KernelCache cache(cl::kernel_cache_dir());
-        ops::Runtime runtime(device, &cache);
         report(building, building.what);
-        runtime.build_programs({});
-        in_use.built();
+        device::DeviceForWork opened(device);
+        ops::Runtime& runtime = opened.runtime();
         run_self_test_if_needed(runtime, device, result, report);
         throw_if_cancelled(cancel);
         if (setup.device_figures) measure_figures(runtime, result, report, cancel);

@@ -13,8 +13,7 @@
 #include "engine/bench/device_microbenchmarks.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
-#include "engine/cl/device_use_mark.h"
-#include "engine/cl/kernel_cache.h"
+#include "engine/device/device_for_work.h"
 #include "engine/device/self_test_record.h"
 #include "engine/device/self_test_runner.h"
 #include "engine/model/network.h"
@@ -204,6 +203,22 @@ SelfTestResult run_self_test(ops::Runtime& runtime) {
     return result;
 }
 
+void test_before_first_use(const cl::DeviceInfo& device, ops::Runtime& runtime,
+                           const std::function<void(const std::string&)>& note, const std::function<void()>& testing) {
+    if (device.self_test == SelfTestState::wrong_results) {
+        if (note) note(wrong_results_warning(device));
+        return;
+    }
+    if (device.self_test == SelfTestState::passed) return;
+    if (testing) testing();
+    const SelfTestResult test = run_self_test(runtime);
+    store_self_test(cl::cache_root(), device, test);
+    if (test.correct()) return;
+    DeviceDescription tested = device;
+    set_self_test_state(tested, test);
+    throw std::runtime_error(wrong_results_warning(tested) + " (it is not the default device from now on)");
+}
+
 SelfTestResult check_device(const DeviceDescription& wanted) {
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const auto found = std::find_if(devices.begin(), devices.end(), [&](const cl::DeviceInfo& device) {
@@ -213,13 +228,8 @@ SelfTestResult check_device(const DeviceDescription& wanted) {
     const cl::DeviceInfo& device = *found;
     SelfTestResult result;
     try {
-        cl::DeviceUseMark in_use(cl::cache_root(), device);
-        if (!in_use.skipped().empty()) throw std::runtime_error(in_use.skipped());
-        cl::KernelCache cache(cl::kernel_cache_dir());
-        ops::Runtime runtime(device, &cache);
-        runtime.build_programs({});
-        in_use.built();
-        result = run_self_test(runtime);
+        DeviceForWork opened(device);
+        result = run_self_test(opened.runtime());
     } catch (const std::exception& error) {
         result.error = error.what();
         result.date = session::format_utc_now();

@@ -70,9 +70,10 @@ Shape per_sample(Shape shape) {
 }  // namespace
 
 Network::Network(ops::Runtime& runtime, const NetworkSpec& spec, int batch_size,
-                 const train::OptimizerSettings& optimizer, std::uint64_t seed)
+                 const train::OptimizerSettings& optimizer, std::uint64_t seed, NetworkOptions options)
     : runtime_(runtime),
       batch_size_(batch_size),
+      options_(options),
       input_sample_(per_sample(spec.input)),
       loss_kind_(spec.loss),
       optimizer_(optimizer) {
@@ -103,7 +104,7 @@ void Network::build_graph(const NetworkSpec& spec) {
             node->spec.type == LayerType::flatten ? nodes_[node->inputs.front()]->storage : static_cast<int>(i);
         nodes_.push_back(std::move(node));
     }
-    fuse_activations();
+    if (!options_.every_output) fuse_activations();
 }
 
 void Network::fuse_activations() {
@@ -217,7 +218,8 @@ void Network::plan_memory() {
 
     // Which outputs need a gradient, in execution order: a trainable parameter here or upstream.
     for (std::unique_ptr<Node>& node : nodes_) {
-        node->gradient_needed = false;
+        // The input's own gradient is wanted only when looking at what the output depends on.
+        node->gradient_needed = options_.input_gradient && node->spec.type == LayerType::input;
         for (std::size_t p : node->parameters) node->gradient_needed |= parameters_[p].gradient.has_value();
         for (int producer : node->inputs) node->gradient_needed |= nodes_[producer]->gradient_needed;
     }
@@ -361,6 +363,7 @@ ops::ConvPlan Network::conv_plan(const Node& node) const {
 
 void Network::forward(int count, bool training) {
     require_count(count, "forward");
+    last_forward_training_ = training;
     for (std::size_t i = 1; i < nodes_.size(); ++i) forward_node(static_cast<int>(i), count, training);
 }
 
@@ -485,12 +488,19 @@ void Network::backward_node(int index, int count) {
                 ops::activation_backward(runtime_, layer.activation, layer.slope, x, y, dy, dx, write);
             break;
         case LayerType::dropout:
-            if (layer.rate > 0.0f)
+            // After an evaluation forward the layer was a copy, whatever its mask holds.
+            if (layer.rate > 0.0f && last_forward_training_)
                 ops::dropout_backward(runtime_, dy, view(node.scratch, count), dx, write);
             else
                 ops::pass_gradient(runtime_, dy, dx, write);
             break;
         case LayerType::batch_norm:
+            if (!last_forward_training_) {
+                // The running statistics were constants: only the input's gradient means anything.
+                if (nodes_[producer]->gradient_needed)
+                    ops::batch_norm_backward_eval(runtime_, layer.epsilon, value(0), value(3), dy, dx, write);
+                break;
+            }
             ops::batch_norm_backward(runtime_, x, value(0), (*arena_)[node.saved_mean], (*arena_)[node.saved_inv_std],
                                      dy, dx, write, gradient(0), gradient(1));
             break;
@@ -616,6 +626,32 @@ std::vector<float> Network::predict(std::span<const float> images, int count) {
     const Tensor probabilities = view(probabilities_, count).reshaped(out.shape);
     ops::softmax(runtime_, out, probabilities);
     return runtime_.read(probabilities);
+}
+
+std::vector<float> Network::read_output(const std::string& layer, int count) {
+    require_count(count, "read_output");
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
+        if (nodes_[i]->spec.name == layer) return runtime_.read(output_of(static_cast<int>(i), count));
+    throw std::invalid_argument("the network has no layer named '" + layer + "'");
+}
+
+void Network::backward_from_output(std::span<const float> output_gradient, int count) {
+    require_count(count, "backward_from_output");
+    const int last = static_cast<int>(nodes_.size()) - 1;
+    const Tensor dout = gradient_of(last, count);
+    if (output_gradient.size() != dout.count())
+        throw std::invalid_argument("backward_from_output: " + std::to_string(output_gradient.size()) + " values for " +
+                                    std::to_string(count) + " samples of " +
+                                    per_sample(nodes_[last]->output).sample_text());
+    runtime_.write(dout, output_gradient);
+    backward(count);
+}
+
+std::vector<float> Network::read_input_gradient(int count) {
+    if (!options_.input_gradient)
+        throw std::logic_error("read_input_gradient needs a network built with NetworkOptions::input_gradient");
+    require_count(count, "read_input_gradient");
+    return runtime_.read(gradient_of(0, count));
 }
 
 Network::Totals Network::read_totals() {

@@ -50,12 +50,21 @@ struct ParameterView {
     Tensor gradient;  // buffer nullptr for non-trainable values
 };
 
+// What a network built for looking inside it needs beyond training (session::Predictor).
+struct NetworkOptions {
+    // Backward also computes the gradient with respect to the input (saliency); training skips it.
+    bool input_gradient = false;
+    // Every layer keeps its own output: an Activation is not fused into the Dense or Conv2D layer
+    // before it, whose output before the activation could not be read otherwise. Training fuses.
+    bool every_output = false;
+};
+
 class Network {
 public:
     // Checks the graph and shapes (ModelError), plans and allocates the memory for batches of up
     // to `batch_size` samples, and initialises the parameters from `seed`.
     Network(ops::Runtime& runtime, const NetworkSpec& spec, int batch_size, const train::OptimizerSettings& optimizer,
-            std::uint64_t seed);
+            std::uint64_t seed, NetworkOptions options = {});
     ~Network();
     Network(const Network&) = delete;
     Network& operator=(const Network&) = delete;
@@ -82,6 +91,19 @@ public:
     void evaluate_batch(std::span<const float> images, std::span<const int> labels);
     // Class probabilities (softmax networks) or outputs (MSE networks), count x output size.
     std::vector<float> predict(std::span<const float> images, int count);
+
+    // Looking inside, after a forward over `count` samples: the output of the layer named `layer`
+    // (count x its output per sample; the input layer's is the images as uploaded).
+    // std::invalid_argument naming a layer the network lacks.
+    std::vector<float> read_output(const std::string& layer, int count);
+    // Backward from a given gradient of the last layer's output (count x output size; a one-hot
+    // row asks for a class score's gradient), after a forward in either mode: a forward in
+    // evaluation mode gets the gradient of that mode (Dropout passes it, BatchNorm's statistics
+    // are constants). Parameter gradients are overwritten as in training; nothing is updated.
+    void backward_from_output(std::span<const float> output_gradient, int count);
+    // After backward_from_output, the gradient with respect to the input (count x input size);
+    // std::logic_error unless the network was built with NetworkOptions::input_gradient.
+    std::vector<float> read_input_gradient(int count);
 
     // Sums since the last clear over every trained or evaluated sample: loss and correct
     // predictions (blocking read of two floats), and how many samples that was.
@@ -148,6 +170,8 @@ private:
 
     ops::Runtime& runtime_;
     int batch_size_;
+    NetworkOptions options_;
+    bool last_forward_training_ = true;  // which gradient backward computes (backward_from_output)
     Shape input_sample_;
     LossKind loss_kind_;
     train::OptimizerSettings optimizer_;

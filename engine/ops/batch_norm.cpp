@@ -69,6 +69,18 @@ void batch_norm_forward_eval(Runtime& runtime, float epsilon, const Tensor& x, c
                 static_cast<int>(x.shape.plane()), epsilon, x, gamma, beta, running_mean, running_var, y);
 }
 
+void batch_norm_backward_eval(Runtime& runtime, float epsilon, const Tensor& gamma, const Tensor& running_var,
+                              const Tensor& dy, const Tensor& dx, GradWrite write) {
+    const char* op = "batch norm backward (evaluation)";
+    const Shape channels = channels_of(dy);
+    require_shape(dx, dy.shape, op, "dx");
+    require_shape(gamma, channels, op, "gamma");
+    require_shape(running_var, channels, op, "running variance");
+    runtime.run("batch_norm", "batch_norm_backward_eval", dy.count(), static_cast<int>(dy.count()), dy.shape.c,
+                static_cast<int>(dy.shape.plane()), epsilon, gamma, running_var, dy, dx,
+                static_cast<int>(write == GradWrite::accumulate));
+}
+
 void batch_norm_backward(Runtime& runtime, const Tensor& x, const Tensor& gamma, const Tensor& saved_mean,
                          const Tensor& saved_inv_std, const Tensor& dy, const Tensor& dx, GradWrite write,
                          const Tensor& dgamma, const Tensor& dbeta) {

@@ -28,6 +28,12 @@ void batch_norm_forward_train(Runtime& runtime, float momentum, float epsilon, c
 void batch_norm_forward_eval(Runtime& runtime, float epsilon, const Tensor& x, const Tensor& gamma, const Tensor& beta,
                              const Tensor& running_mean, const Tensor& running_var, const Tensor& y);
 
+// The input gradient of the evaluation-mode forward (the running statistics are constants, as
+// when looking at what a trained network's output depends on): dx =|+= dy * gamma /
+// sqrt(running_var + epsilon). Nothing is learned from it, so no dgamma or dbeta.
+void batch_norm_backward_eval(Runtime& runtime, float epsilon, const Tensor& gamma, const Tensor& running_var,
+                              const Tensor& dy, const Tensor& dx, GradWrite write);
+
 // Backward of the training-mode forward: dgamma, dbeta overwritten; dx =|+= the full
 // batch-statistics gradient (dx.buffer == nullptr: only dgamma and dbeta).
 void batch_norm_backward(Runtime& runtime, const Tensor& x, const Tensor& gamma, const Tensor& saved_mean,

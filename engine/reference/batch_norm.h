@@ -60,6 +60,20 @@ void batch_norm_forward_eval(const Shape& s, T epsilon, std::span<const T> x, st
     }
 }
 
+// The input gradient of the evaluation-mode forward: overwrites dx with dy * gamma * inv_std.
+template <typename T>
+void batch_norm_backward_eval(const Shape& s, T epsilon, std::span<const T> gamma, std::span<const T> running_var,
+                              std::span<const T> dy, std::span<T> dx) {
+    for (int c = 0; c < s.c; ++c) {
+        const T scale = gamma[c] / std::sqrt(running_var[c] + epsilon);
+        for (int n = 0; n < s.n; ++n)
+            for (std::size_t p = 0; p < s.plane(); ++p) {
+                const std::size_t i = detail::bn_index(s, n, c, p);
+                dx[i] = dy[i] * scale;
+            }
+    }
+}
+
 // The gradient of the training-mode forward (batch statistics depend on x): overwrites dx,
 // dgamma and dbeta.
 template <typename T>

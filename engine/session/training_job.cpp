@@ -14,9 +14,8 @@
 #include "datasets/image_folder.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
-#include "engine/cl/device_use_mark.h"
 #include "engine/cl/error.h"
-#include "engine/cl/kernel_cache.h"
+#include "engine/device/device_for_work.h"
 #include "engine/device/self_test_record.h"
 #include "engine/device/self_test_runner.h"
 #include "engine/io/network_weights.h"
@@ -90,10 +89,10 @@ struct TrainingJob::State {
     mutable std::condition_variable ended_changed;
     bool ended = false;
     bool worker_done = false;
-    // The device is marked in use while the job uses it, so that a crash inside the driver clears
-    // its caches next time. Under `mutex`: the watchdog removes it too, since a stuck job's
-    // process then ends on purpose, not by a crash.
-    std::optional<cl::DeviceUseMark> in_use;
+    // The device, marked in use while the job uses it so that a crash inside the driver clears its
+    // caches next time. Under `mutex`: the watchdog removes the mark, since a stuck job's process
+    // then ends on purpose, not by a crash.
+    std::unique_ptr<device::DeviceForWork> at_work;
     // What a generic exception means depends on what the worker was doing when it came.
     FailureKind phase = FailureKind::internal;
     std::string device_name;
@@ -103,8 +102,9 @@ struct TrainingJob::State {
     std::uint64_t device_memory = 0, device_max_allocation = 0;
     std::size_t network_bytes = 0;  // an estimate of what the run needs on the device, 0: unknown
     JobResult result;
-    ModelCard kept_card;  // what a weights file saved after a failure says about its images  // filled as the work
-                          // goes, so that a failure keeps what was trained
+    // What every weights file of the run says about its images (the trained weights, checkpoints,
+    // and those kept after a failure): settled before training begins.
+    ModelCard kept_card;
 
     template <typename Event, typename... Args>
     void send(const Event& event, const Args&... args) const {
@@ -132,6 +132,11 @@ struct TrainingJob::State {
     }
     void run() noexcept;
     void work();
+    struct Prepared;
+    bool prepare(Prepared& prepared);
+    std::optional<datasets::DatasetSplits> read_data(const Prepared& prepared, std::vector<std::string>& skipped);
+    void evaluate_weights(Prepared& prepared);
+    void train(Prepared& prepared);
     JobFailure failure_of(std::exception_ptr error) const;
     std::string device_failure_message(const cl::ClError& error) const;
     void keep_weights(JobFailure& failure) const noexcept;
@@ -207,18 +212,9 @@ DataFacts facts_of(const TrainingData& data) {
 // device that computes wrong results stops the job here, with the figures, and is not the
 // default from then on. One known to be wrong and chosen by name trains with a warning.
 void TrainingJob::State::check_device_results(const cl::DeviceInfo& device, ops::Runtime& runtime) const {
-    if (device.self_test == device::SelfTestState::wrong_results) {
-        send(events.note, device::wrong_results_warning(device));
-        return;
-    }
-    if (device.self_test == device::SelfTestState::passed) return;
-    stage(Stage::preparing, "testing the device before its first training");
-    const device::SelfTestResult test = device::run_self_test(runtime);
-    device::store_self_test(cl::cache_root(), device, test);
-    if (test.correct()) return;
-    device::DeviceDescription tested = device;
-    device::set_self_test_state(tested, test);
-    throw std::runtime_error(device::wrong_results_warning(tested) + " (it is not the default device from now on)");
+    device::test_before_first_use(
+        device, runtime, [this](const std::string& note) { send(events.note, note); },
+        [this] { stage(Stage::preparing, "testing the device before its first training"); });
 }
 
 JobFailure TrainingJob::State::failure_of(std::exception_ptr error) const {
@@ -321,7 +317,7 @@ void TrainingJob::State::device_hung(std::chrono::milliseconds quiet, std::size_
     }
     {
         std::lock_guard lock(mutex);
-        in_use.reset();
+        if (at_work) at_work->release_mark();
         ended = true;
     }
     ended_changed.notify_all();
@@ -369,12 +365,7 @@ void TrainingJob::State::save_failure_weights(JobFailure& failure, std::vector<i
     try {
         failure.weights = std::move(weights);
         if (setup.save_weights.empty()) return;
-        ModelCard card;
-        card.project = setup.project.name.empty() ? setup.source : setup.project.name;
-        card.shape = kept_card.shape;
-        card.class_names = kept_card.class_names;
-        card.normalization = kept_card.normalization;
-        save_trained_weights(setup.save_weights, setup.project, card, failure.weights);
+        save_trained_weights(setup.save_weights, setup.project, kept_card, failure.weights);
         failure.saved_to = setup.save_weights;
         if (kept_after_batches) {
             const std::size_t batches = *kept_after_batches;
@@ -403,19 +394,41 @@ void TrainingJob::State::run() noexcept {
             // A listener that throws must not take the process down with it.
         }
     }
+    std::unique_ptr<device::DeviceForWork> done_with;  // released outside the lock: the driver may take a while
     {
         std::lock_guard lock(mutex);
-        in_use.reset();  // the device is no longer used
+        done_with = std::move(at_work);  // the device is no longer used
         ended = true;
         worker_done = true;
     }
+    done_with.reset();
     ended_changed.notify_all();
 }
 
+// What every task needs once preparation is over: the project with this run's overrides (in
+// `setup`), the weights read, the data's facts and the device with its kernels built.
+struct TrainingJob::State::Prepared {
+    std::optional<Checkpoint> resumed;
+    std::optional<SavedWeights> weights;
+    DataFacts facts;
+    std::string name;  // the project's name, or its source
+    cl::DeviceInfo device;
+    ops::Runtime* runtime = nullptr;
+};
+
 void TrainingJob::State::work() {
     result.task = setup.task;
+    Prepared prepared;
+    if (!prepare(prepared)) return finish(result);
+    if (setup.task == JobTask::evaluate) return evaluate_weights(prepared);
+    train(prepared);
+}
+
+// In the order that fails fastest: the settings, the save destinations, the network against its
+// data's shape and the weights, then the device and its kernels. False when a stop came first.
+bool TrainingJob::State::prepare(Prepared& prepared) {
     // A resumed run is the checkpoint's project, at the learning rate in force when it stopped.
-    std::optional<Checkpoint> resumed;
+    std::optional<Checkpoint>& resumed = prepared.resumed;
     if (setup.task == JobTask::train && !setup.resume_from.empty()) {
         phase = FailureKind::file;
         resumed = read_checkpoint(setup.resume_from);
@@ -431,7 +444,7 @@ void TrainingJob::State::work() {
     if (!train::learning_rate_accepted(training.optimizer.learning_rate))
         throw std::invalid_argument(std::string("the learning rate must be ") + train::learning_rate_range + ", not " +
                                     format_rate(training.optimizer.learning_rate));
-    const std::string name = project.name.empty() ? setup.source : project.name;
+    prepared.name = project.name.empty() ? setup.source : project.name;
 
     // Everything that can be checked without the images and the device comes first.
     phase = FailureKind::file;
@@ -451,158 +464,153 @@ void TrainingJob::State::work() {
             " epochs: nothing is left to train; ask for more epochs (backprop resume --epochs N) to train further";
         throw io::WeightsFileError(setup.resume_from, problem);
     }
-    if (setup.task != JobTask::train && setup.weights.empty())
-        throw std::invalid_argument(setup.task == JobTask::predict ? "predicting needs a weights file"
-                                                                   : "evaluating needs a weights file");
-    // The weights (to start from, evaluate or predict with) are read once, before any image.
-    std::optional<SavedWeights> weights;
+    if (setup.task == JobTask::evaluate && setup.weights.empty())
+        throw std::invalid_argument("evaluating needs a weights file");
+    // The weights (to start from or to evaluate) are read once, before any image.
     phase = FailureKind::project;
-    DataFacts facts;
-    if (setup.task == JobTask::predict) {
-        // Predicting needs no training data: the weights' model card says what the images are.
-        weights = read_saved_weights(setup.weights);
-        const ModelCard& card = card_of(*weights);
-        facts = DataFacts{"the weights' images", card.shape, card.class_names.size()};
-    } else {
-        facts = setup.data ? facts_of(*setup.data) : project_data_facts(project.dataset);
-    }
-    network_bytes = check_network(setup, facts);
-    if (resumed) weights = resumed->weights;
-    if (!weights && !setup.weights.empty()) weights = read_saved_weights(setup.weights);
-    if (setup.task == JobTask::evaluate) check_weights_fit(*weights, facts);
+    prepared.facts = setup.data ? facts_of(*setup.data) : project_data_facts(project.dataset);
+    network_bytes = check_network(setup, prepared.facts);
+    if (resumed) prepared.weights = resumed->weights;
+    if (!prepared.weights && !setup.weights.empty()) prepared.weights = read_saved_weights(setup.weights);
+    if (setup.task == JobTask::evaluate) check_weights_fit(*prepared.weights, prepared.facts);
 
     phase = FailureKind::device;
     stage(Stage::preparing, "choosing a device");
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const std::size_t chosen = cl::select_device(devices, setup.device_request);
-    const cl::DeviceInfo device = devices.at(chosen);
-    device_name = device.name;
+    prepared.device = devices.at(chosen);
+    device_name = prepared.device.name;
     cpu_offer = device::cpu_device_offer({devices.begin(), devices.end()}, chosen);
-    device_memory = device.global_memory_bytes;
-    device_max_allocation = device.max_allocation_bytes;
-    if (control.stop_requested()) return finish(result);
+    device_memory = prepared.device.global_memory_bytes;
+    device_max_allocation = prepared.device.max_allocation_bytes;
+    if (control.stop_requested()) return false;
 
-    // Marked in use until the job ends, so that a crash inside the driver clears its caches next time.
+    // In use until the job ends, so that a crash inside the driver clears its caches next time.
+    auto opened = std::make_unique<device::DeviceForWork>(
+        prepared.device, device::DeviceOpening{[this](const std::string& note) { send(events.note, note); },
+                                               [this](std::size_t done, std::size_t total) {
+                                                   stage(Stage::preparing, "building kernels", done, total);
+                                               }});
+    prepared.runtime = &opened->runtime();
     {
         std::lock_guard lock(mutex);
-        in_use.emplace(cl::cache_root(), device);
+        at_work = std::move(opened);
     }
-    for (const std::string& note : in_use->notes()) send(events.note, note);
-    // Died building for this device again: it is skipped now, and nothing is built for it.
-    if (!in_use->skipped().empty()) throw std::runtime_error(in_use->skipped());
-    cl::KernelCache cache(cl::kernel_cache_dir());
-    ops::Runtime runtime(device, &cache);
-    stage(Stage::preparing, "building kernels", 0, 0);
-    runtime.build_programs(
-        [this](std::size_t done, std::size_t total) { stage(Stage::preparing, "building kernels", done, total); });
-    for (const std::string& note : runtime.cache_notes()) send(events.note, note);
-    {
-        std::lock_guard lock(mutex);
-        in_use->built();
-    }
-    if (control.stop_requested()) return finish(result);
-    check_device_results(device, runtime);
+    if (control.stop_requested()) return false;
+    check_device_results(prepared.device, *prepared.runtime);
+    return true;
+}
 
-    phase = FailureKind::project;
-    if (setup.task == JobTask::predict) {
-        stage(Stage::preparing, "building the network");
-        result.class_names = card_of(*weights).class_names;
-        result.predictions = predict_images(runtime, project, *weights, setup.images);
-        return finish(result);
-    }
+// The project's dataset read from disk, reporting as it goes; `skipped` gets an image folder's
+// unreadable files. Nothing when a stop came while reading.
+std::optional<datasets::DatasetSplits> TrainingJob::State::read_data(const Prepared& prepared,
+                                                                     std::vector<std::string>& skipped) {
+    phase = FailureKind::data;
+    const std::string reading = "reading " + prepared.facts.title;
+    stage(Stage::preparing, reading);
+    std::vector<datasets::SkippedImage> unreadable;
+    // An image folder reports every image: pass on about one in a hundred.
+    std::size_t last_sent = 0;
+    datasets::DatasetSplits splits =
+        load_project_data(setup.project.dataset, &unreadable, [&](std::size_t done, std::size_t total) {
+            if (done != total && done != 0 && done - last_sent < std::max<std::size_t>(total / 100, 1)) return;
+            last_sent = done;
+            stage(Stage::preparing, reading, done, total);
+        });
+    for (const datasets::SkippedImage& image : unreadable) skipped.push_back(image.file.string() + ": " + image.reason);
+    if (control.stop_requested()) return std::nullopt;
+    stage(Stage::preparing, "preparing the images");
+    return splits;
+}
+
+void TrainingJob::State::evaluate_weights(Prepared& prepared) {
+    const project::Project& project = setup.project;
+    const SavedWeights& weights = *prepared.weights;
     // The weights go into the network before the images are read: a file from another network
     // fails at once.
-    std::unique_ptr<model::Network> evaluated;
-    if (setup.task == JobTask::evaluate) {
-        stage(Stage::preparing, "building the network");
-        evaluated = network_with_weights(runtime, project, facts.shape, training.batch_size, *weights);
-    }
+    phase = FailureKind::project;
+    stage(Stage::preparing, "building the network");
+    const std::unique_ptr<model::Network> network =
+        network_with_weights(*prepared.runtime, project, prepared.facts.shape, project.training.batch_size, weights);
 
-    // The data: given, or read and prepared here.
     std::shared_ptr<const TrainingData> data = setup.data;
-    std::vector<std::string> skipped;
     if (!data) {
-        phase = FailureKind::data;
-        const std::string reading = "reading " + facts.title;
-        stage(Stage::preparing, reading);
-        std::vector<datasets::SkippedImage> unreadable;
-        // An image folder reports every image: pass on about one in a hundred.
-        std::size_t last_sent = 0;
-        datasets::DatasetSplits splits =
-            load_project_data(project.dataset, &unreadable, [&](std::size_t done, std::size_t total) {
-                if (done != total && done != 0 && done - last_sent < std::max<std::size_t>(total / 100, 1)) return;
-                last_sent = done;
-                stage(Stage::preparing, reading, done, total);
-            });
-        for (const datasets::SkippedImage& image : unreadable)
-            skipped.push_back(image.file.string() + ": " + image.reason);
-        if (control.stop_requested()) return finish(result);
-        stage(Stage::preparing, "preparing the images");
-        if (setup.task == JobTask::evaluate) {
-            // Evaluation uses the test split, or a whole folder, normalised as in training.
-            const bool whole_folder = splits.test.size() == 0;
-            // A Keras file from another program has no card: its images are normalised as the
-            // project's training would normalise them.
-            datasets::Normalization normalization;
-            if (weights->card)
-                normalization = weights->card->normalization;
-            else if (project.dataset.normalize)
-                normalization = datasets::compute_normalization(splits.train);
-            auto prepared = std::make_shared<TrainingData>();
-            prepared->test = whole_folder ? std::move(splits.train) : std::move(splits.test);
-            normalize_like(prepared->test, normalization);
-            result.whole_folder = whole_folder;
-            data = prepared;
-        } else {
-            data = std::make_shared<TrainingData>(
-                prepare_training_data(std::move(splits), project.dataset, training.seed));
-        }
+        std::vector<std::string> skipped;
+        std::optional<datasets::DatasetSplits> splits = read_data(prepared, skipped);
+        if (!splits) return finish(result);
+        // Evaluation uses the test split, or a whole folder, normalised as in training.
+        const bool whole_folder = splits->test.size() == 0;
+        // A Keras file from another program has no card: its images are normalised as the
+        // project's training would normalise them.
+        datasets::Normalization normalization;
+        if (weights.card)
+            normalization = weights.card->normalization;
+        else if (project.dataset.normalize)
+            normalization = datasets::compute_normalization(splits->train);
+        auto loaded = std::make_shared<TrainingData>();
+        loaded->test = whole_folder ? std::move(splits->train) : std::move(splits->test);
+        normalize_like(loaded->test, normalization);
+        result.whole_folder = whole_folder;
+        data = loaded;
     }
     if (control.stop_requested()) return finish(result);
 
     phase = FailureKind::internal;
-    if (setup.task == JobTask::evaluate) {
-        result.class_names = weights->card ? weights->card->class_names : data->test.class_names;
-        stage(Stage::evaluating, "test images");
-        result.test = evaluate(*evaluated, data->test);
-        return finish(result);
-    }
+    result.class_names = weights.card ? weights.card->class_names : data->test.class_names;
+    stage(Stage::evaluating, "test images");
+    result.test = evaluate(*network, data->test);
+    finish(result);
+}
 
+void TrainingJob::State::train(Prepared& prepared) {
+    const project::Project& project = setup.project;
+    std::shared_ptr<const TrainingData> data = setup.data;
+    std::vector<std::string> skipped;
+    if (!data) {
+        std::optional<datasets::DatasetSplits> splits = read_data(prepared, skipped);
+        if (!splits) return finish(result);
+        data = std::make_shared<TrainingData>(
+            prepare_training_data(std::move(*splits), project.dataset, project.training.seed));
+    }
+    if (control.stop_requested()) return finish(result);
+
+    phase = FailureKind::internal;
     RunFacts facts_sent;
-    facts_sent.name = name;
-    facts_sent.data_title = facts.title;
-    facts_sent.device = device;
-    facts_sent.training = training;
+    facts_sent.name = prepared.name;
+    facts_sent.data_title = prepared.facts.title;
+    facts_sent.device = prepared.device;
+    facts_sent.training = project.training;
     facts_sent.train_images = data->split.train.size();
     facts_sent.validation_images = data->split.validation.size();
     facts_sent.test_images = data->test.size();
     facts_sent.skipped_images = skipped;
     send(events.started, facts_sent);
 
+    // What the weights files written by this run (trained, checkpoint, or kept after a failure)
+    // say about their images.
+    kept_card.project = prepared.name;
+    kept_card.shape = data->train.shape;
+    kept_card.class_names = data->train.class_names;
+    kept_card.normalization = data->normalization;
+
     const JobEvents run_events = guarded_events();
-    TrainingRun run{runtime, project, *data, control, run_events, detached, setup.report_interval, {}};
+    TrainingRun run{*prepared.runtime, project, *data, control, run_events, detached, setup.report_interval, {}};
     run.watchdog_limit = setup.watchdog_limit;
     run.hung = [this](std::chrono::milliseconds quiet, std::size_t batches, KeptWeights kept) {
         device_hung(quiet, batches, std::move(kept));
     };
     run.ended_by_watchdog = &ended_by_watchdog;
-    if (weights) run.starting_weights = weights_for_network(*weights, project, data->train.shape);
+    if (prepared.weights) run.starting_weights = weights_for_network(*prepared.weights, project, data->train.shape);
     run.on_divergence = setup.on_divergence;
-    if (resumed) {
-        run.resume_at = resumed->position;
-        run.resume_optimizer_state = std::move(resumed->optimizer_state);
+    if (prepared.resumed) {
+        run.resume_at = prepared.resumed->position;
+        run.resume_optimizer_state = std::move(prepared.resumed->optimizer_state);
         run.resume_file = setup.resume_from;
     }
     run.checkpoint = setup.checkpoint;
     run.batch_limit = setup.batch_limit;
     run.data_placement = setup.data_placement;
-    run.card.project = name;
-    run.card.shape = data->train.shape;
-    run.card.class_names = data->train.class_names;
-    run.card.normalization = data->normalization;
-    kept_card.shape = data->train.shape;
-    kept_card.class_names = data->train.class_names;
-    kept_card.normalization = data->normalization;
+    run.card = kept_card;
     run.train(result);
     result.class_names = data->train.class_names;
     if (ended_by_watchdog) return;  // its failure went out, with the weights it could save
@@ -610,12 +618,7 @@ void TrainingJob::State::work() {
     // A run paused by a divergence and stopped has gone back to its last finite weights: saved too.
     if (!setup.save_weights.empty() && result.training_began) {
         phase = FailureKind::file;
-        ModelCard card;
-        card.project = name;
-        card.shape = data->train.shape;
-        card.class_names = data->train.class_names;
-        card.normalization = data->normalization;
-        save_trained_weights(setup.save_weights, project, card, result.weights);
+        save_trained_weights(setup.save_weights, project, kept_card, result.weights);
         result.saved_to = setup.save_weights;
     }
     finish(result);

@@ -1,5 +1,6 @@
 #pragma once
-// The one door to training, evaluation and prediction, for the CLI and the studio alike. A job
+// The one door to training and evaluation, for the CLI and the studio alike (looking inside a
+// trained network, predicting included, is session/predictor.h's). A job
 // takes a project, a device request and options, and does the whole of the work on its own
 // worker thread: it chooses the device, reads and prepares the data, builds the kernels, trains,
 // evaluates the test split and saves the weights with their model card. Its caller only asks
@@ -46,7 +47,7 @@
 
 namespace bps::session {
 
-enum class JobTask { train, evaluate, predict };
+enum class JobTask { train, evaluate };
 
 struct JobSetup {
     JobTask task = JobTask::train;
@@ -61,7 +62,7 @@ struct JobSetup {
     // train: stop after this many training steps, then evaluate as at the end (a quick check
     // that training works, such as an installer's smoke test). Nothing: train every epoch.
     std::optional<std::size_t> batch_limit;
-    // train: weights to start from (optional); evaluate and predict: the weights to use (required).
+    // train: weights to start from (optional); evaluate: the weights to use (required).
     std::filesystem::path weights;
     // train: where the weights and their model card are saved when training ends, also after a
     // stop (empty: not saved). Checked before any image is read.
@@ -74,7 +75,6 @@ struct JobSetup {
     std::filesystem::path checkpoint;
     // The project's own file, if it has one: no weights or checkpoint may be written over it.
     std::filesystem::path project_file;
-    std::vector<std::filesystem::path> images;  // predict: PNG or JPEG files
     // Data already in memory (tests, a dataset the studio has loaded); null: the job reads the
     // project's dataset itself.
     std::shared_ptr<const TrainingData> data;
@@ -123,13 +123,6 @@ struct RunFacts {
     std::vector<std::string> skipped_images;  // an image folder's unreadable files, with why
 };
 
-struct Prediction {
-    std::string file;
-    std::vector<ClassScore> top;       // the three most probable classes, most probable first
-    std::vector<float> probabilities;  // every class's, in class order
-    std::string problem;               // the image could not be read (then `top` is empty)
-};
-
 struct JobResult {
     JobTask task = JobTask::train;
     bool stopped = false;         // stop() ended it early (it may still hold trained weights)
@@ -140,12 +133,11 @@ struct JobResult {
     std::string diverged;
     // Also set when a failing step had updated only part of the weights (JobFailure then says so).
     std::optional<std::size_t> kept_after_batches;
-    int epochs_completed = 0;             // whole epochs
-    std::size_t batches_trained = 0;      // train: steps taken by this run (not those of a resumed one)
-    bool batch_limit_reached = false;     // train: JobSetup::batch_limit ended it (not a stop)
-    std::optional<Evaluation> test;       // train: the test split after the last epoch; evaluate: the result
-    bool whole_folder = false;            // evaluate: an image folder has no test split, all its images were used
-    std::vector<Prediction> predictions;  // predict, in the order of JobSetup::images
+    int epochs_completed = 0;          // whole epochs
+    std::size_t batches_trained = 0;   // train: steps taken by this run (not those of a resumed one)
+    bool batch_limit_reached = false;  // train: JobSetup::batch_limit ended it (not a stop)
+    std::optional<Evaluation> test;    // train: the test split after the last epoch; evaluate: the result
+    bool whole_folder = false;         // evaluate: an image folder has no test split, all its images were used
     std::vector<std::string> class_names;
     std::vector<io::NamedArray> weights;        // train: everything trained, also after a stop
     std::filesystem::path saved_to;             // train: the weights file written, if any

@@ -347,40 +347,4 @@ std::unique_ptr<model::Network> network_with_weights(ops::Runtime& runtime, cons
     return network;
 }
 
-std::vector<Prediction> predict_images(ops::Runtime& runtime, const project::Project& project,
-                                       const SavedWeights& weights, const std::vector<std::filesystem::path>& files) {
-    const ModelCard& card = card_of(weights);
-    std::vector<Prediction> predictions;
-    // Read every image first: the readable ones are predicted together.
-    datasets::Dataset images;
-    images.shape = card.shape;
-    images.class_names = card.class_names;
-    std::vector<std::size_t> readable;
-    for (const std::filesystem::path& file : files) {
-        Prediction prediction;
-        prediction.file = file.string();
-        try {
-            const std::vector<float> pixels = datasets::read_image_file(
-                file, datasets::ImageFolderOptions{card.shape.height, card.shape.width, card.shape.channels});
-            images.images.insert(images.images.end(), pixels.begin(), pixels.end());
-            images.labels.push_back(0);
-            readable.push_back(predictions.size());
-        } catch (const std::exception& error) {
-            prediction.problem = error.what();
-        }
-        predictions.push_back(std::move(prediction));
-    }
-    if (readable.empty()) return predictions;
-    normalize_like(images, card.normalization);
-    const std::unique_ptr<model::Network> network = network_with_weights(
-        runtime, project, card.shape, static_cast<int>(std::min<std::size_t>(readable.size(), 64)), weights);
-    const std::vector<std::vector<float>> probabilities =
-        predict_probabilities(*network, images.images, readable.size());
-    for (std::size_t i = 0; i < readable.size(); ++i) {
-        predictions[readable[i]].top = top_classes(probabilities[i], 3);
-        predictions[readable[i]].probabilities = probabilities[i];
-    }
-    return predictions;
-}
-
 }  // namespace bps::session

@@ -80,8 +80,4 @@ std::unique_ptr<model::Network> network_with_weights(ops::Runtime& runtime, cons
                                                      const datasets::ImageShape& shape, int batch_size,
                                                      const SavedWeights& weights);
 
-// The three most probable classes of every readable image; an unreadable one gets its problem.
-std::vector<Prediction> predict_images(ops::Runtime& runtime, const project::Project& project,
-                                       const SavedWeights& weights, const std::vector<std::filesystem::path>& images);
-
 }  // namespace bps::session

@@ -172,6 +172,28 @@ TEST_CASE("bench times the cold and warm start of a project from the project fil
     CHECK(runs[0]["first_batch_warm_s"].get<double>() > 0);
 }
 
+TEST_CASE("bench --inspection times looking inside a reference network and a project") {
+    TempDir dir("bench-inspection");
+    write_stripes(dir.path() / "images", 4);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    const ProcessResult result =
+        run_command_stdout(backprop("bench --nets cnn," + quote(project) +
+                                    " --batches 8 --steps 1 --runs 1 --no-device-figures --no-first-batch "
+                                    "--inspection --json"));
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+    const std::vector<nlohmann::json> inspections = records(json_lines(result.output), "inspection");
+    REQUIRE(inspections.size() == 2);
+    CHECK(inspections[0]["net"] == "cnn");
+    // A 4-pixel patch moved by 2 over 28x28 images: 13 x 13 positions; over the project's 8x8: 3 x 3.
+    CHECK(inspections[0]["occlusion_positions"] == 169);
+    CHECK(inspections[1]["net"] == "stripes.json");
+    CHECK(inspections[1]["occlusion_positions"] == 9);
+    for (const nlohmann::json& inspection : inspections)
+        for (const char* figure : {"predict_ms", "activations_ms", "occlusion_ms", "saliency_ms", "open_ms"})
+            CHECK(inspection[figure].get<double>() > 0);
+}
+
 TEST_CASE("bench refuses unknown networks, bad batch lists and doubled options") {
     ProcessResult result = run_command(backprop("bench --net resnet"));
     CHECK(result.exit_code == 2);

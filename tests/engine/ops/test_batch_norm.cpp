@@ -192,6 +192,51 @@ TEST_CASE("batch norm backward on the reference matches finite differences", "[b
                         1e-6, "dbeta against finite differences");
 }
 
+TEST_CASE("batch norm evaluation backward matches the reference", "[batch_norm]") {
+    const Shape shape = GENERATE(Shape{4, 6, 1, 1}, Shape{3, 5, 7, 7}, Shape{1, 2, 3, 3});
+    INFO(shape.to_string());
+    Layer layer(shape);
+    std::vector<float> dx_ref(shape.count());
+    ref::batch_norm_backward_eval<float>(shape, epsilon, layer.gamma_host, layer.running_var_host, layer.dy_host,
+                                         dx_ref);
+    ops::Runtime& runtime = test::op_runtime();
+    auto& t = layer.t;
+    SECTION("overwriting the input gradient") {
+        ops::batch_norm_backward_eval(runtime, epsilon, t[layer.gamma], t[layer.running_var], t[layer.dy], t[layer.dx],
+                                      GradWrite::overwrite);
+        test::require_close(t.read(layer.dx), dx_ref, 1e-5, "dx");
+    }
+    SECTION("adding to the input gradient") {
+        ops::batch_norm_backward_eval(runtime, epsilon, t[layer.gamma], t[layer.running_var], t[layer.dy], t[layer.dx],
+                                      GradWrite::accumulate);
+        std::vector<float> expected(shape.count());
+        for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = layer.dx_before[i] + dx_ref[i];
+        test::require_close(t.read(layer.dx), expected, 1e-5, "dx accumulated", test::max_abs(layer.dx_before));
+    }
+    // The statistics are the running ones, so the forward's own state is not read or changed.
+    CHECK(t.read(layer.running_var) == layer.running_var_host);
+}
+
+TEST_CASE("batch norm evaluation backward on the reference matches finite differences", "[batch_norm]") {
+    const Shape shape = GENERATE(Shape{4, 6, 1, 1}, Shape{2, 3, 3, 3});
+    INFO(shape.to_string());
+    const std::size_t channels = static_cast<std::size_t>(shape.c);
+    const std::vector<double> x = test::to_double(test::random_values(shape.count(), 111, -1.0f, 3.0f));
+    const std::vector<double> gamma = test::to_double(test::random_values(channels, 112, 0.5f, 2.0f));
+    const std::vector<double> beta = test::to_double(test::random_values(channels, 113));
+    const std::vector<double> mean = test::to_double(test::random_values(channels, 114));
+    const std::vector<double> var = test::to_double(test::random_values(channels, 115, 0.5f, 2.0f));
+    const std::vector<double> dy = test::to_double(test::random_values(shape.count(), 116));
+    const auto loss = [&](std::span<const double> x_in) {
+        std::vector<double> y(shape.count());
+        ref::batch_norm_forward_eval<double>(shape, 1e-5, x_in, gamma, beta, mean, var, y);
+        return test::weighted_sum(y, dy);
+    };
+    std::vector<double> dx(shape.count());
+    ref::batch_norm_backward_eval<double>(shape, 1e-5, gamma, var, dy, dx);
+    test::require_close(dx, test::numeric_gradient(loss, x), 1e-6, "dx against finite differences");
+}
+
 TEST_CASE("batch norm with parameters of the wrong shape is refused with both shapes", "[batch_norm]") {
     Layer layer({2, 3, 4, 4});
     test::TestTensors t;
