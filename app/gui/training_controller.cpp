@@ -261,6 +261,7 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
     if (continuation) receipt.training.epochs = continuation->epochs;
     receipt.dataset = project.dataset;
     record_ = std::move(record);
+    evaluation_ = {};
     if (!write_record(false)) return false;
 
     session::JobSetup setup;
@@ -376,6 +377,7 @@ void TrainingController::epoch(const session::EpochReport& report) {
     receipt.train_loss = report.train_loss;
     receipt.train_accuracy = report.train_accuracy;
     receipt.validation = report.validation;
+    if (report.validation_confusion) evaluation_.validation.push_back({report.epoch + 1, *report.validation_confusion});
     write_record(true);  // a crash later still leaves the curves so far
     window_->dashboard()->update_run(record_, false);
 }
@@ -413,6 +415,9 @@ void TrainingController::finished(const session::JobResult& result) {
     receipt.epochs_completed = result.epochs_completed;
     receipt.test = result.test;
     receipt.seconds = result.seconds;
+    evaluation_.class_names = result.class_names;
+    evaluation_.test = result.test_samples;
+    write_evaluation();
     if (!result.saved_to.empty()) receipt.weights_file = result.saved_to.filename().string();
     window_->dashboard()->status()->show_finished(result);
     end_run();
@@ -444,6 +449,18 @@ void TrainingController::end_run() {
     emit runEnded(record_);
     // A save during the run may have given the project a file: its runs move now.
     if (shown_file_ != window_->document()->file()) follow_project();
+}
+
+// What the run got wrong, image by image, for the results views; a run without it still has its
+// receipt and weights, so a failure here is only said in the status bar.
+void TrainingController::write_evaluation() {
+    if (evaluation_.class_names.empty() || (!evaluation_.test && evaluation_.validation.empty())) return;
+    try {
+        session::write_run_evaluation(record_.folder, evaluation_);
+    } catch (const std::exception& error) {
+        window_->statusBar()->showMessage(tr("The run's evaluation was not saved: %1").arg(text_of(error.what())),
+                                          status_message_ms);
+    }
 }
 
 bool TrainingController::write_record(bool quietly) {

@@ -17,6 +17,7 @@
 #include <functional>
 #include <optional>
 
+#include "engine/session/run_evaluation.h"
 #include "engine/session/run_record.h"
 #include "engine/session/training_job.h"
 
@@ -92,6 +93,7 @@ private:
     bool start_run(const std::optional<Continuation>& continuation);
     bool resume_from(const std::filesystem::path& checkpoint, const std::string& from_name);
     bool write_record(bool quietly);
+    void write_evaluation();
     std::string next_run_name() const;
     void refuse(const QString& headline, const QString& details);
 
@@ -102,6 +104,7 @@ private:
     std::filesystem::path shown_folder_;    // the runs folder the dashboard lists
     std::filesystem::path shown_file_;      // the project file it belongs to
     session::RunRecord record_;
+    session::RunEvaluation evaluation_;  // the run's validation matrices so far, then its test
     bool active_ = false;
     bool stuck_worker_ = false;
     bool stopping_ = false;

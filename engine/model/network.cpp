@@ -654,6 +654,19 @@ std::vector<float> Network::read_input_gradient(int count) {
     return runtime_.read(gradient_of(0, count));
 }
 
+Network::SampleOutputs Network::evaluate_samples(std::span<const float> images, std::span<const int> labels) {
+    if (loss_kind_ != LossKind::softmax_cross_entropy)
+        throw std::logic_error("evaluate_samples needs a softmax cross-entropy network");
+    evaluate_batch(images, labels);
+    const int count = static_cast<int>(labels.size());
+    const int last = static_cast<int>(nodes_.size()) - 1;
+    const Tensor out =
+        output_of(last, count).reshaped(Shape{count, static_cast<int>(nodes_[last]->output.per_sample()), 1, 1});
+    const Tensor probabilities = view(probabilities_, count).reshaped(out.shape);
+    ops::softmax(runtime_, out, probabilities);
+    return {runtime_.read(probabilities), runtime_.read(view(sample_loss_, count))};
+}
+
 Network::Totals Network::read_totals() {
     const std::vector<float> values = runtime_.read((*arena_)[totals_]);
     return Totals{values[0], values[1], samples_since_clear_};

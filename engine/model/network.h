@@ -70,6 +70,7 @@ public:
     Network& operator=(const Network&) = delete;
 
     int batch_size() const noexcept { return batch_size_; }
+    LossKind loss_kind() const noexcept { return loss_kind_; }
     Shape input_shape() const;   // per sample
     Shape output_shape() const;  // per sample
     std::vector<LayerSummary> summary() const;
@@ -91,6 +92,12 @@ public:
     void evaluate_batch(std::span<const float> images, std::span<const int> labels);
     // Class probabilities (softmax networks) or outputs (MSE networks), count x output size.
     std::vector<float> predict(std::span<const float> images, int count);
+    // evaluate_batch that also reads back every sample's class probabilities (count x classes)
+    // and loss, as the totals count them (a softmax cross-entropy network).
+    struct SampleOutputs {
+        std::vector<float> probabilities, losses;
+    };
+    SampleOutputs evaluate_samples(std::span<const float> images, std::span<const int> labels);
 
     // Looking inside, after a forward over `count` samples: the output of the layer named `layer`
     // (count x its output per sample; the input layer's is the images as uploaded).

@@ -31,6 +31,37 @@ Evaluation evaluate(model::Network& network, const datasets::Dataset& dataset, s
     return result;
 }
 
+EvaluationWithSamples evaluate_with_samples(model::Network& network, const datasets::Dataset& dataset,
+                                            std::span<const std::size_t> indices,
+                                            const std::function<void()>& each_batch) {
+    if (network.loss_kind() != model::LossKind::softmax_cross_entropy)
+        return {evaluate(network, dataset, indices, each_batch), std::nullopt};
+    std::vector<std::size_t> order(indices.begin(), indices.end());
+    if (order.empty()) {
+        order.resize(dataset.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+    }
+    const int classes = static_cast<int>(network.output_shape().per_sample());
+    std::vector<float> probabilities, losses;
+    std::vector<int> labels;
+    probabilities.reserve(order.size() * static_cast<std::size_t>(classes));
+    losses.reserve(order.size());
+    labels.reserve(order.size());
+    datasets::BatchIterator batches(dataset, std::move(order), static_cast<std::size_t>(network.batch_size()));
+    datasets::Batch batch;
+    while (batches.next(batch)) {
+        if (each_batch) each_batch();
+        const model::Network::SampleOutputs outputs = network.evaluate_samples(batch.images, batch.labels);
+        probabilities.insert(probabilities.end(), outputs.probabilities.begin(), outputs.probabilities.end());
+        losses.insert(losses.end(), outputs.losses.begin(), outputs.losses.end());
+        labels.insert(labels.end(), batch.labels.begin(), batch.labels.end());
+    }
+    network.clear_totals();
+    SampleEvaluation samples = evaluate_probabilities(probabilities, labels, classes, losses);
+    const Evaluation overall = samples.overall;
+    return {overall, std::move(samples)};
+}
+
 std::vector<std::vector<float>> predict_probabilities(model::Network& network, std::span<const float> images,
                                                       std::size_t count) {
     const std::size_t per_image = network.input_shape().per_sample();

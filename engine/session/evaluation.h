@@ -3,12 +3,14 @@
 // of the network's size, in evaluation mode (running BatchNorm statistics, no dropout).
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "datasets/dataset.h"
 #include "engine/model/network.h"
 #include "engine/session/reports.h"
+#include "engine/session/sample_evaluation.h"
 
 namespace bps::session {
 
@@ -16,6 +18,17 @@ namespace bps::session {
 // metric totals. `each_batch` (optional) is called before every batch: a watchdog's beat.
 Evaluation evaluate(model::Network& network, const datasets::Dataset& dataset,
                     std::span<const std::size_t> indices = {}, const std::function<void()>& each_batch = {});
+
+// The same, keeping every sample's probabilities and loss and the confusion matrix: the results
+// views' and `backprop evaluate --confusion`'s figures. A network trained on targets (no classes)
+// gets `evaluate`'s figures alone.
+struct EvaluationWithSamples {
+    Evaluation overall;
+    std::optional<SampleEvaluation> samples;
+};
+EvaluationWithSamples evaluate_with_samples(model::Network& network, const datasets::Dataset& dataset,
+                                            std::span<const std::size_t> indices = {},
+                                            const std::function<void()>& each_batch = {});
 
 // Class probabilities for `count` images (NCHW, the network's input shape each), one vector per
 // image.

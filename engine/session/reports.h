@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/session/confusion_matrix.h"
+
 namespace bps::session {
 
 struct Evaluation {
@@ -46,6 +48,8 @@ struct EpochReport {
     int epochs = 0;
     double train_loss = 0, train_accuracy = 0;
     std::optional<Evaluation> validation;
+    // Which classes the validation images were taken for (a classifier's), epoch by epoch.
+    std::optional<ConfusionMatrix> validation_confusion;
     double seconds = 0;  // training only, validation excluded
     double images_per_second = 0;
 };

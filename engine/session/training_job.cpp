@@ -558,7 +558,9 @@ void TrainingJob::State::evaluate_weights(Prepared& prepared) {
     phase = FailureKind::internal;
     result.class_names = weights.card ? weights.card->class_names : data->test.class_names;
     stage(Stage::evaluating, "test images");
-    result.test = evaluate(*network, data->test);
+    EvaluationWithSamples test = evaluate_with_samples(*network, data->test);
+    result.test = test.overall;
+    result.test_samples = std::move(test.samples);
     finish(result);
 }
 

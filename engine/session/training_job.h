@@ -43,6 +43,7 @@
 #include "engine/io/weights_file.h"
 #include "engine/project/project.h"
 #include "engine/session/reports.h"
+#include "engine/session/sample_evaluation.h"
 #include "engine/session/training_data.h"
 
 namespace bps::session {
@@ -137,7 +138,10 @@ struct JobResult {
     std::size_t batches_trained = 0;   // train: steps taken by this run (not those of a resumed one)
     bool batch_limit_reached = false;  // train: JobSetup::batch_limit ended it (not a stop)
     std::optional<Evaluation> test;    // train: the test split after the last epoch; evaluate: the result
-    bool whole_folder = false;         // evaluate: an image folder has no test split, all its images were used
+    // The same image by image, with its confusion matrix (a classifier's; absent for a network
+    // trained on targets).
+    std::optional<SampleEvaluation> test_samples;
+    bool whole_folder = false;  // evaluate: an image folder has no test split, all its images were used
     std::vector<std::string> class_names;
     std::vector<io::NamedArray> weights;        // train: everything trained, also after a stop
     std::filesystem::path saved_to;             // train: the weights file written, if any

@@ -134,9 +134,11 @@ void TrainingRun::train(JobResult& result) {
     }
     if (!result.stopped && data.test.size() > 0) {
         if (events.stage && !detached) events.stage(StageReport{Stage::evaluating, "test images", 0, 0});
-        result.test = evaluate(network, data.test, {}, [&] {
+        EvaluationWithSamples test = evaluate_with_samples(network, data.test, {}, [&] {
             if (watchdog) watchdog->beat(result.batches_trained);
         });
+        result.test = test.overall;
+        result.test_samples = std::move(test.samples);
     }
     result.weights = io::download_parameters(runtime, network);
     result.seconds = seconds_since(started);
@@ -294,7 +296,9 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         report.images_per_second = static_cast<double>(images) / std::max(report.seconds, 1e-9);
         if (!data.split.validation.empty()) {
             stage(Stage::evaluating, "validation images");
-            report.validation = evaluate(network, data.train, data.split.validation, beat);
+            EvaluationWithSamples validation = evaluate_with_samples(network, data.train, data.split.validation, beat);
+            report.validation = validation.overall;
+            if (validation.samples) report.validation_confusion = std::move(validation.samples->confusion);
         }
         result.epochs_completed = epoch + 1;
         if (!checkpoint.empty())

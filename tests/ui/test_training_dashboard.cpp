@@ -31,6 +31,7 @@
 #include "engine/device/device_description.h"
 #include "engine/device/self_test_record.h"
 #include "engine/session/build_info.h"
+#include "engine/session/run_evaluation.h"
 #include "engine/session/run_record.h"
 #include "engine/session/saved_weights.h"
 #include "tests/ui/own_cache_root.h"
@@ -266,6 +267,15 @@ private slots:
         QCOMPARE(read.history.batches[17].loss, record.history.batches[17].loss);
         QVERIFY(read.receipt.validation.has_value());
         QCOMPARE(read.receipt.validation->accuracy, record.receipt.validation->accuracy);
+        // The evaluation beside it: each epoch's validation matrix (an image folder has no test split).
+        const std::optional<session::RunEvaluation> evaluation = session::read_run_evaluation(record.folder);
+        QVERIFY(evaluation.has_value());
+        QCOMPARE(evaluation->class_names, (std::vector<std::string>{"left", "right"}));
+        QVERIFY(!evaluation->test.has_value());
+        QCOMPARE(record.receipt.test_images, std::size_t{0});
+        QCOMPARE(evaluation->validation.size(), std::size_t{3});
+        QCOMPARE(evaluation->validation.back().epoch, 3);
+        QCOMPARE(evaluation->validation.back().confusion.total(), std::size_t{64});
         // The weights file carries its project and model card: the file alone gives the network's arrays.
         const session::SavedWeights weights = session::read_saved_weights(record.weights());
         QVERIFY(weights.project.has_value() && weights.card.has_value());

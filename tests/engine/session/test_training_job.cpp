@@ -227,6 +227,36 @@ TEST_CASE("a job trains, validates each epoch, evaluates the test split and repo
     CHECK(run.stages.back().stage == Stage::finished);
 }
 
+TEST_CASE("a job keeps every test image's result and each epoch's validation confusion matrix", "[job]") {
+    Recorder run;
+    run_to_end(run, setup_of(small_project()));
+    REQUIRE(run.result);
+    REQUIRE(run.result->test_samples);
+    const SampleEvaluation& test = *run.result->test_samples;
+    // The same figures as the job's test evaluation, image by image.
+    CHECK(test.overall.samples == run.result->test->samples);
+    CHECK(test.overall.accuracy == Approx(run.result->test->accuracy));
+    CHECK(test.overall.loss == Approx(run.result->test->loss).epsilon(1e-5));
+    REQUIRE(test.samples.size() == 128);
+    CHECK(test.confusion.total() == 128);
+    // The test images alternate between the classes, in the split's order.
+    for (std::size_t i = 0; i < test.samples.size(); ++i) {
+        CHECK(test.samples.labels[i] == static_cast<int>(i % 2));
+        const std::span<const float> p = test.samples.probabilities_of(i);
+        CHECK(p[0] + p[1] == Approx(1.0f).margin(1e-6));
+        CHECK(test.samples.predicted[i] == (p[1] > p[0] ? 1 : 0));
+        // The device's loss from the logits is -ln of the label's probability.
+        CHECK(test.samples.losses[i] ==
+              Approx(-std::log(p[static_cast<std::size_t>(test.samples.labels[i])])).epsilon(1e-4).margin(1e-6));
+    }
+    REQUIRE(run.epochs.size() == 3);
+    for (const EpochReport& epoch : run.epochs) {
+        REQUIRE(epoch.validation_confusion);
+        CHECK(epoch.validation_confusion->total() == 64);
+        CHECK(static_cast<double>(epoch.validation_confusion->correct()) / 64.0 == Approx(epoch.validation->accuracy));
+    }
+}
+
 TEST_CASE("reports come on a timer, and at the end of every epoch", "[job]") {
     // An interval longer than the run: only the epochs' own reports remain, each for the last batch.
     Recorder run;
