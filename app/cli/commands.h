@@ -20,6 +20,7 @@ int run_train(Arguments& arguments);
 int run_evaluate(Arguments& arguments);
 int run_predict(Arguments& arguments);
 int run_inspect(Arguments& arguments);
+int run_runs(Arguments& arguments);
 int run_export(Arguments& arguments);
 int run_resume(Arguments& arguments);
 
@@ -32,6 +33,7 @@ extern const char* const train_help;
 extern const char* const evaluate_help;
 extern const char* const predict_help;
 extern const char* const inspect_help;
+extern const char* const runs_help;
 extern const char* const export_help;
 extern const char* const resume_help;
 

@@ -29,6 +29,7 @@ const char* const main_help =
     "  predict   the most probable classes of image files\n"
     "  inspect   what a trained network does with one image: every layer's output, occlusion, saliency\n"
     "  resume    continue training from a checkpoint\n"
+    "  runs      a project's runs, from the studio and from 'train'\n"
     "  export    write a PyTorch or Keras script that re-creates a trained network\n"
     "\n"
     "Run 'backprop COMMAND --help' for a command's options, and 'backprop --version' for the version,\n"
@@ -59,6 +60,7 @@ const Command commands[] = {
     {"predict", bps::cli::run_predict, bps::cli::predict_help},
     {"inspect", bps::cli::run_inspect, bps::cli::inspect_help},
     {"resume", bps::cli::run_resume, bps::cli::resume_help},
+    {"runs", bps::cli::run_runs, bps::cli::runs_help},
     {"export", bps::cli::run_export, bps::cli::export_help},
 };
 

@@ -37,7 +37,7 @@ int run_resume(Arguments& arguments) {
     setup.epochs = epochs;
     setup.checkpoint = checkpoint_file ? std::filesystem::path(*checkpoint_file) : checkpoint;
     if (weights_file) setup.save_weights = *weights_file;
-    return run_training(std::move(setup));
+    return run_training(std::move(setup), false);
 }
 
 }  // namespace bps::cli

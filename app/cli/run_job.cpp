@@ -41,7 +41,10 @@ session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
     std::optional<session::JobFailure> failure;
     if (!events.note) events.note = print_note;
     events.finished = [&](const session::JobResult& done) { result = done; };
-    events.failed = [&](const session::JobFailure& problem) { failure = problem; };
+    events.failed = [&, caller = std::move(events.failed)](const session::JobFailure& problem) {
+        failure = problem;
+        if (caller) caller(problem);
+    };
     {
         session::TrainingJob job(std::move(setup), std::move(events));
         bool stopping = false;

@@ -22,7 +22,7 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// `events.finished` and `events.failed` are the job's own; the others are passed on. Throws
+// `events.finished` is the job's own; the others are passed on (`failed` before this throws). Throws
 // device::NoDeviceError when there is no OpenCL platform, std::runtime_error with the failure's
 // message otherwise. `interrupted` runs (on the main thread) when Ctrl-C asks the job to stop.
 session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
@@ -30,6 +30,8 @@ session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
 
 // What `backprop train` and `backprop resume` share: runs the training job, printing its facts,
 // progress and epochs, and what was saved. Returns the exit status.
-int run_training(session::JobSetup setup);
+// With `run_folder`, a project file's run is also recorded in a new folder beside it, as the
+// studio records its runs (session/run_recorder.h), with its weights, checkpoint and evaluation.
+int run_training(session::JobSetup setup, bool run_folder);
 
 }  // namespace bps::cli

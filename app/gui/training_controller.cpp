@@ -75,7 +75,8 @@ TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::
     connect(window_, &ui::MainWindow::saved, this, [this] { follow_project(); });
     connect(window_->dashboard()->run_list(), &ui::RunList::runRenamed, this,
             [this](const QString& id, const QString& name) {
-                if (active_ && id == text_of(record_.id())) record_.receipt.name = name.toStdString();
+                if (active_ && id == text_of(recorder_->record().id()))
+                    recorder_->record().receipt.name = name.toStdString();
             });
     window_->run_guard = [this] {
         if (!active_) return true;
@@ -94,9 +95,14 @@ TrainingController::~TrainingController() {
     window_->run_guard = nullptr;
     if (!active_) return;
     // The runner (a child) asks the job to stop as it goes; the receipt says why the run ended.
-    record_.receipt.outcome = "stopped";
-    record_.receipt.problem = "the window was closed during the run";
+    recorder_->record().receipt.outcome = "stopped";
+    recorder_->record().receipt.problem = "the window was closed during the run";
     write_record(true);
+}
+
+const session::RunRecord& TrainingController::record() const {
+    static const session::RunRecord none;
+    return recorder_ ? recorder_->record() : none;
 }
 
 bool TrainingController::running() const {
@@ -166,14 +172,10 @@ void TrainingController::follow_project() {
 }
 
 std::string TrainingController::next_run_name() const {
-    int highest = 0;
+    std::vector<std::string> names;
     const ui::RunList* runs = window_->dashboard()->run_list();
-    for (const QString& id : runs->run_ids()) {
-        const std::string& name = runs->run(id)->receipt.name;
-        int number = 0;
-        if (std::sscanf(name.c_str(), "Run %d", &number) == 1 && number > highest) highest = number;
-    }
-    return "Run " + std::to_string(highest + 1);
+    for (const QString& id : runs->run_ids()) names.push_back(runs->run(id)->receipt.name);
+    return session::next_run_name(names);
 }
 
 void TrainingController::refuse(const QString& headline, const QString& details) {
@@ -239,15 +241,7 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
     if (shown_folder_ != runs_folder()) follow_project();
 
     const QString started_at = QDateTime::currentDateTime().toString(Qt::ISODate);
-    session::RunRecord record;
-    try {
-        record.folder = session::create_run_folder(runs_folder(), started_at.toStdString());
-    } catch (const std::exception& error) {
-        refuse(tr("The run's folder cannot be made"),
-               text_of(error.what()) + tr(". Save the project in a folder you can write to, then press Train again."));
-        return false;
-    }
-    session::RunReceipt& receipt = record.receipt;
+    session::RunReceipt receipt;
     receipt.name = next_run_name();
     if (continuation) {
         receipt.name += " (continued from ";
@@ -260,17 +254,22 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
     receipt.training = project.training;
     if (continuation) receipt.training.epochs = continuation->epochs;
     receipt.dataset = project.dataset;
-    record_ = std::move(record);
-    evaluation_ = {};
-    if (!write_record(false)) return false;
+    try {
+        recorder_.emplace(runs_folder(), receipt);
+    } catch (const std::exception& error) {
+        recorder_.reset();
+        refuse(tr("The run's folder cannot be made"),
+               text_of(error.what()) + tr(". Save the project in a folder you can write to, then press Train again."));
+        return false;
+    }
 
     session::JobSetup setup;
     setup.project = project;
     setup.source = document->file().empty() ? "the unsaved project" : document->file().string();
     setup.device_request = window_->train_panel()->device_request().toStdString();
-    setup.save_weights = record_.folder / "weights.h5";
+    setup.save_weights = recorder_->weights_file();
     // Every run can go on later: its checkpoint follows each epoch and a stop.
-    setup.checkpoint = record_.folder / "checkpoint.h5";
+    setup.checkpoint = recorder_->checkpoint_file();
     if (continuation) {
         setup.resume_from = continuation->checkpoint;
         setup.epochs = continuation->epochs;
@@ -285,7 +284,6 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
     stopping_ = false;
     paused_ = false;
     position_ = 0;
-    speed_epoch_ = -1;
     rate_ = continuation ? continuation->learning_rate : project.training.optimizer.learning_rate;
     started_at_ = std::chrono::steady_clock::now();
     document->set_locked(tr("%1 is training this network, so it cannot change now. Stop the run to edit it; "
@@ -294,7 +292,7 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
     window_->train_panel()->set_run_state(RunState::preparing);
     ui::TrainingDashboard* dashboard = window_->dashboard();
     dashboard->status()->clear_message();
-    dashboard->begin_run(record_);
+    dashboard->begin_run(recorder_->record());
     window_->show_dashboard();
     return true;
 }
@@ -317,8 +315,8 @@ void TrainingController::stage(const session::StageReport& stage) {
             if (!paused_) {
                 // One mark where the run stopped moving, whatever paused it.
                 session::RunMarker marker{position_, stage.activity.empty() ? "paused" : "diverged: paused"};
-                record_.history.markers.push_back(marker);
-                window_->dashboard()->curves()->add_marker(text_of(record_.id()), marker);
+                recorder_->mark(marker);
+                window_->dashboard()->curves()->add_marker(text_of(recorder_->record().id()), marker);
             }
             paused_ = true;
             panel->set_run_state(RunState::paused);
@@ -331,55 +329,24 @@ void TrainingController::stage(const session::StageReport& stage) {
 
 void TrainingController::started(const session::RunFacts& facts) {
     window_->dashboard()->status()->show_facts(facts);
-    session::RunReceipt& receipt = record_.receipt;
-    receipt.device = facts.device.name;
-    receipt.platform = facts.device.platform_name + " " + facts.device.platform_version;
-    receipt.driver = facts.device.driver_version;
-    receipt.training = facts.training;
-    receipt.train_images = facts.train_images;
-    receipt.validation_images = facts.validation_images;
-    receipt.test_images = facts.test_images;
+    recorder_->started(facts);
     write_record(true);
-    window_->dashboard()->update_run(record_, false);
+    window_->dashboard()->update_run(recorder_->record(), false);
 }
 
 void TrainingController::batch(const session::BatchReport& report) {
     position_ = report.position();
-    // The speed since the previous report: the epoch's running figure would hide a slow-down,
-    // and starts low while the first batch waits for its kernels.
-    const double images = report.images_per_second * report.epoch_seconds;
-    double speed = report.images_per_second;
-    if (report.epoch == speed_epoch_ && report.epoch_seconds > speed_seconds_)
-        speed = (images - speed_images_) / (report.epoch_seconds - speed_seconds_);
-    speed_epoch_ = report.epoch;
-    speed_images_ = images;
-    speed_seconds_ = report.epoch_seconds;
-    const session::BatchPoint point{position_, report.recent_loss, report.recent_accuracy, report.learning_rate, speed};
-    record_.history.batches.push_back(point);
-    window_->dashboard()->curves()->add_batch(text_of(record_.id()), point);
+    const session::BatchPoint point = recorder_->batch(report);
+    window_->dashboard()->curves()->add_batch(text_of(recorder_->record().id()), point);
     window_->dashboard()->status()->show_batch(report);
 }
 
 void TrainingController::epoch(const session::EpochReport& report) {
-    session::EpochPoint point;
-    point.position = report.epoch + 1.0;
-    point.train_loss = report.train_loss;
-    point.train_accuracy = report.train_accuracy;
-    if (report.validation) {
-        point.validation_loss = report.validation->loss;
-        point.validation_accuracy = report.validation->accuracy;
-    }
-    record_.history.epochs.push_back(point);
-    window_->dashboard()->curves()->add_epoch(text_of(record_.id()), point);
+    const session::EpochPoint point = recorder_->epoch(report);
+    window_->dashboard()->curves()->add_epoch(text_of(recorder_->record().id()), point);
     window_->dashboard()->status()->show_epoch(report);
-    session::RunReceipt& receipt = record_.receipt;
-    receipt.epochs_completed = report.epoch + 1;
-    receipt.train_loss = report.train_loss;
-    receipt.train_accuracy = report.train_accuracy;
-    receipt.validation = report.validation;
-    if (report.validation_confusion) evaluation_.validation.push_back({report.epoch + 1, *report.validation_confusion});
     write_record(true);  // a crash later still leaves the curves so far
-    window_->dashboard()->update_run(record_, false);
+    window_->dashboard()->update_run(recorder_->record(), false);
 }
 
 void TrainingController::learning_rate_changed(double rate) {
@@ -387,8 +354,8 @@ void TrainingController::learning_rate_changed(double rate) {
     runner_->set_learning_rate(static_cast<float>(rate));
     const session::RunMarker marker{
         position_, "learning rate " + session::format_rate(rate_) + " → " + session::format_rate(rate)};
-    record_.history.markers.push_back(marker);
-    window_->dashboard()->curves()->add_marker(text_of(record_.id()), marker);
+    recorder_->mark(marker);
+    window_->dashboard()->curves()->add_marker(text_of(recorder_->record().id()), marker);
     rate_ = rate;
 }
 
@@ -409,27 +376,14 @@ void TrainingController::stop() {
 }
 
 void TrainingController::finished(const session::JobResult& result) {
-    session::RunReceipt& receipt = record_.receipt;
-    receipt.outcome = !result.diverged.empty() ? "diverged" : result.stopped ? "stopped" : "finished";
-    receipt.problem = result.diverged;
-    receipt.epochs_completed = result.epochs_completed;
-    receipt.test = result.test;
-    receipt.seconds = result.seconds;
-    evaluation_.class_names = result.class_names;
-    evaluation_.test = result.test_samples;
-    write_evaluation();
-    if (!result.saved_to.empty()) receipt.weights_file = result.saved_to.filename().string();
+    recorder_->finished(result);
     window_->dashboard()->status()->show_finished(result);
     end_run();
 }
 
 void TrainingController::failed(const session::JobFailure& failure) {
     stuck_worker_ = stuck_worker_ || failure.worker_stuck;
-    session::RunReceipt& receipt = record_.receipt;
-    receipt.outcome = "failed";
-    receipt.problem = failure.message;
-    receipt.epochs_completed = failure.epochs_completed;
-    if (!failure.saved_to.empty()) receipt.weights_file = failure.saved_to.filename().string();
+    recorder_->failed(failure);
     window_->dashboard()->status()->show_failure(failure);
     if (failure.kind == session::FailureKind::project)
         if (auto* problems = window_->findChild<QDockWidget*>(ui::MainWindow::problems_dock_name)) problems->raise();
@@ -437,35 +391,22 @@ void TrainingController::failed(const session::JobFailure& failure) {
 }
 
 void TrainingController::end_run() {
-    if (record_.receipt.seconds <= 0)
-        record_.receipt.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at_).count();
+    recorder_->set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at_).count());
     active_ = false;
     stopping_ = false;
     paused_ = false;
     write_record(false);
     window_->document()->set_locked({});
     window_->train_panel()->set_run_state(RunState::idle);
-    window_->dashboard()->update_run(record_, true);
-    emit runEnded(record_);
+    window_->dashboard()->update_run(recorder_->record(), true);
+    emit runEnded(recorder_->record());
     // A save during the run may have given the project a file: its runs move now.
     if (shown_file_ != window_->document()->file()) follow_project();
 }
 
-// What the run got wrong, image by image, for the results views; a run without it still has its
-// receipt and weights, so a failure here is only said in the status bar.
-void TrainingController::write_evaluation() {
-    if (evaluation_.class_names.empty() || (!evaluation_.test && evaluation_.validation.empty())) return;
-    try {
-        session::write_run_evaluation(record_.folder, evaluation_);
-    } catch (const std::exception& error) {
-        window_->statusBar()->showMessage(tr("The run's evaluation was not saved: %1").arg(text_of(error.what())),
-                                          status_message_ms);
-    }
-}
-
 bool TrainingController::write_record(bool quietly) {
     try {
-        session::write_run(record_);
+        recorder_->write();
         return true;
     } catch (const std::exception& error) {
         const QString message = text_of(error.what());

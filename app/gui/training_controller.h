@@ -17,8 +17,8 @@
 #include <functional>
 #include <optional>
 
-#include "engine/session/run_evaluation.h"
 #include "engine/session/run_record.h"
+#include "engine/session/run_recorder.h"
 #include "engine/session/training_job.h"
 
 Q_DECLARE_METATYPE(bps::session::RunRecord)
@@ -59,7 +59,7 @@ public:
     // The folder the current project's runs are kept in.
     std::filesystem::path runs_folder() const;
     // The run in progress, or the last one, as it is on disk.
-    const session::RunRecord& record() const { return record_; }
+    const session::RunRecord& record() const;
 
     // Tests: change the job's setup before it starts (a report for every batch, data in memory).
     std::function<void(session::JobSetup&)> adjust_setup;
@@ -93,7 +93,6 @@ private:
     bool start_run(const std::optional<Continuation>& continuation);
     bool resume_from(const std::filesystem::path& checkpoint, const std::string& from_name);
     bool write_record(bool quietly);
-    void write_evaluation();
     std::string next_run_name() const;
     void refuse(const QString& headline, const QString& details);
 
@@ -103,16 +102,14 @@ private:
     std::filesystem::path unsaved_folder_;  // this unsaved project's runs, once it has one
     std::filesystem::path shown_folder_;    // the runs folder the dashboard lists
     std::filesystem::path shown_file_;      // the project file it belongs to
-    session::RunRecord record_;
-    session::RunEvaluation evaluation_;  // the run's validation matrices so far, then its test
+    // The run in progress (or the last one): its folder, receipt, curves and evaluation.
+    std::optional<session::RunRecorder> recorder_;
     bool active_ = false;
     bool stuck_worker_ = false;
     bool stopping_ = false;
     bool paused_ = false;
-    double position_ = 0;   // the latest report's, in epochs: where markers go
-    double rate_ = 0;       // the learning rate the run uses now (before its schedule)
-    int speed_epoch_ = -1;  // the previous report's epoch, images and seconds into it
-    double speed_images_ = 0, speed_seconds_ = 0;
+    double position_ = 0;  // the latest report's, in epochs: where markers go
+    double rate_ = 0;      // the learning rate the run uses now (before its schedule)
     std::chrono::steady_clock::time_point started_at_;
 };
 

@@ -78,17 +78,36 @@ std::string format_rate(double rate) {
     return text;
 }
 
-std::string format_utc_now() {
+namespace {
+
+// Now, in UTC or in local time, formatted by std::put_time.
+std::string format_now(bool utc, const char* format) {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm parts{};
 #ifdef _WIN32
-    gmtime_s(&parts, &now);
+    if (utc)
+        gmtime_s(&parts, &now);
+    else
+        localtime_s(&parts, &now);
 #else
-    gmtime_r(&now, &parts);
+    if (utc)
+        gmtime_r(&now, &parts);
+    else
+        localtime_r(&now, &parts);
 #endif
     std::ostringstream text;
-    text << std::put_time(&parts, "%Y-%m-%d %H:%M UTC");
+    text << std::put_time(&parts, format);
     return text.str();
+}
+
+}  // namespace
+
+std::string format_utc_now() {
+    return format_now(true, "%Y-%m-%d %H:%M UTC");
+}
+
+std::string format_local_iso_now() {
+    return format_now(false, "%Y-%m-%dT%H:%M:%S");
 }
 
 }  // namespace bps::session

@@ -15,5 +15,6 @@ std::string format_flops(double flops);                                // "5.35 
 std::string format_duration(double seconds);                           // "42 s", "3 min 05 s", "1 h 02 min"
 std::string format_rate(double rate);                                  // "0.01", "0.0005", "1e+20"
 std::string format_utc_now();                                          // "2026-11-25 20:14 UTC"
+std::string format_local_iso_now();                                    // "2026-11-25T21:14:05", local time
 
 }  // namespace bps::session

@@ -586,6 +586,7 @@ void TrainingJob::State::train(Prepared& prepared) {
     facts_sent.validation_images = data->split.validation.size();
     facts_sent.test_images = data->test.size();
     facts_sent.skipped_images = skipped;
+    facts_sent.class_names = data->train.class_names;
     send(events.started, facts_sent);
 
     // What the weights files written by this run (trained, checkpoint, or kept after a failure)

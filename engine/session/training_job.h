@@ -122,6 +122,7 @@ struct RunFacts {
     project::TrainingSettings training;  // with this run's overrides
     std::size_t train_images = 0, validation_images = 0, test_images = 0;
     std::vector<std::string> skipped_images;  // an image folder's unreadable files, with why
+    std::vector<std::string> class_names;
 };
 
 struct JobResult {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <regex>
+#include <sstream>
 
 #include "tests/cli/cli.h"
 #include "tests/cli/stripes_project.h"
@@ -242,3 +243,58 @@ TEST_CASE("SIGTERM and SIGHUP stop training like Ctrl-C: after the batch, with t
     }
 }
 #endif
+
+TEST_CASE("train records its run beside the project, as the studio does, and --no-run-folder keeps none",
+          "[cli][train]") {
+    TempDir dir("cli-train-run-folder");
+    write_stripes(dir.path() / "images", 16);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    const std::filesystem::path runs = dir.path() / "stripes.runs";
+
+    const ProcessResult kept = run_command(backprop("train " + quote(project) + " --no-run-folder"));
+    INFO(kept.output);
+    REQUIRE(kept.exit_code == 0);
+    CHECK(!std::filesystem::exists(runs));
+
+    // Weights under the learner's own name are kept there, and in the run's folder too.
+    const std::filesystem::path own = dir.path() / "mine.h5";
+    const ProcessResult trained = run_command(backprop("train " + quote(project) + " --save-weights " + quote(own)));
+    INFO(trained.output);
+    REQUIRE(trained.exit_code == 0);
+    std::vector<std::filesystem::path> folders;
+    for (const auto& entry : std::filesystem::directory_iterator(runs)) folders.push_back(entry.path());
+    REQUIRE(folders.size() == 1);
+    const std::filesystem::path run = folders.front();
+    CHECK_THAT(trained.output, Catch::Contains("run recorded in " + run.string()));
+    for (const char* file : {"receipt.json", "history.json", "weights.h5", "checkpoint.h5", "evaluation.json"})
+        CHECK(std::filesystem::exists(run / file));
+    CHECK(std::filesystem::exists(own));
+    CHECK(std::filesystem::file_size(own) == std::filesystem::file_size(run / "weights.h5"));
+
+    // A second run gets the next name; `runs` lists both, oldest first, as the studio's list would.
+    REQUIRE(run_command(backprop("train " + quote(project) + " --epochs 2")).exit_code == 0);
+    const ProcessResult listed = run_command_stdout(backprop("runs " + quote(project) + " --json"));
+    INFO(listed.output);
+    REQUIRE(listed.exit_code == 0);
+    std::vector<nlohmann::json> lines;
+    std::istringstream in(listed.output);
+    for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0]["name"] == "Run 1");
+    CHECK(lines[0]["folder"] == run.string());
+    CHECK(lines[0]["epochs_completed"] == 8);
+    CHECK(lines[0]["weights"] == (run / "weights.h5").string());
+    CHECK(lines[1]["name"] == "Run 2");
+    CHECK(lines[1]["epochs_completed"] == 2);
+    for (const nlohmann::json& line : lines) {
+        CHECK(line["outcome"] == "finished");
+        CHECK(line["evaluation"] == true);
+        CHECK(line["validation"]["samples"] == 8);
+    }
+    const ProcessResult table = run_command_stdout(backprop("runs " + quote(project)));
+    CHECK_THAT(table.output, Catch::Contains("2 runs of " + project.string()));
+    CHECK_THAT(table.output, Catch::Contains("Run 2"));
+    const ProcessResult example = run_command(backprop("runs cnn"));
+    CHECK(example.exit_code == 2);
+    CHECK_THAT(example.output, Catch::Contains("runs are kept beside a project file; 'cnn' is not one"));
+}

@@ -12,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "app/gui/training_controller.h"
 #include "app/gui/training_runner.h"
@@ -163,6 +165,53 @@ private slots:
         const auto& layers = window_->document()->project().network.layers;
         QCOMPARE(layers.size(), project.network.layers.size());
         for (std::size_t l = 0; l < layers.size(); ++l) QCOMPARE(layers[l].name, project.network.layers[l].name);
+    }
+
+    // `backprop train` records its run as the studio does: the studio's run list shows it, and
+    // `backprop runs` lists it beside the studio's own run, each with its evaluation.
+    void aCommandLineRunAndAStudioRunShareOneList() {
+        project::Project project = test::two_class_folder_project(images());
+        project.training.epochs = 1;
+        open(project);
+        QProcess train;
+        train.start(BACKPROP_CLI, {"train", folder_->filePath("halves.json")});
+        QVERIFY2(train.waitForFinished(run_timeout_ms), "backprop train did not end");
+        const QString trained = QString::fromUtf8(train.readAllStandardOutput() + train.readAllStandardError());
+        QVERIFY2(train.exitCode() == 0, qPrintable(trained));
+        QVERIFY2(trained.contains("run recorded in " + QString::fromStdString(here("halves.runs").string())),
+                 qPrintable(trained));
+
+        // Opened again, the project lists the command line's run, with its curves.
+        QVERIFY(window_->open_project(folder_->filePath("halves.json")));
+        const QStringList ids = dashboard()->run_list()->run_ids();
+        QCOMPARE(ids.size(), 1);
+        const session::RunRecord* cli_run = dashboard()->run_list()->run(ids.front());
+        QVERIFY(cli_run);
+        QCOMPARE(QString::fromStdString(cli_run->receipt.name), QString("Run 1"));
+        QCOMPARE(QString::fromStdString(cli_run->receipt.outcome), QString("finished"));
+        QCOMPARE(cli_run->history.epochs.size(), std::size_t{1});
+        QVERIFY(std::filesystem::exists(cli_run->weights()));
+
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        press(panel()->train_button());
+        const session::RunRecord studio_run = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(studio_run.receipt.name), QString("Run 2"));
+
+        QProcess runs;
+        runs.start(BACKPROP_CLI, {"runs", folder_->filePath("halves.json"), "--json"});
+        QVERIFY2(runs.waitForFinished(60000), "backprop runs did not end");
+        QCOMPARE(runs.exitCode(), 0);
+        const QList<QByteArray> lines = runs.readAllStandardOutput().trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        const auto line = [&](int i) { return nlohmann::json::parse(lines[i].toStdString()); };
+        QCOMPARE(line(0)["name"].get<std::string>(), std::string("Run 1"));
+        QCOMPARE(line(1)["name"].get<std::string>(), std::string("Run 2"));
+        QCOMPARE(line(1)["id"].get<std::string>(), studio_run.id());
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(line(i)["outcome"].get<std::string>(), std::string("finished"));
+            QVERIFY(line(i)["evaluation"].get<bool>());
+            QVERIFY(session::read_run_evaluation(line(i)["folder"].get<std::string>()).has_value());
+        }
     }
 
     // File > Export acts on the newest run with weights; File > Resume Training from Checkpoint…
