@@ -93,7 +93,8 @@ ImageForPredictor read_image_for(const ModelCard& card, const std::filesystem::p
 
 class Predictor {
 public:
-    // Reads a weights file saved by Backprop Studio (it carries its project and model card).
+    // Reads a weights file saved by Backprop Studio (it carries its project and model card): a
+    // finished run's weights.h5, or a running run's checkpoint.h5, written after every epoch.
     // Throws io::WeightsFileError naming the file when it cannot be used.
     static PredictorSource from_file(const std::filesystem::path& weights);
     static PredictorSource from_saved(const SavedWeights& weights, const project::Project& project);

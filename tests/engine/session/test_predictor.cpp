@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/io/weights_file.h"
+#include "engine/session/checkpoint.h"
 #include "engine/session/predictor.h"
 #include "engine/session/saved_weights.h"
 #include "tests/engine/ops/op_checks.h"
@@ -507,4 +508,22 @@ TEST_CASE("a predictor made from a saved weights file predicts as the one made f
 
     CHECK_THAT(message_of<io::WeightsFileError>([&] { Predictor::from_file(folder.path() / "missing.h5"); }),
                Catch::Matchers::Contains("missing.h5"));
+}
+
+// A running run's weights are its checkpoint, written after every epoch: a predictor made from it
+// looks at the network as it was then, while the run goes on.
+TEST_CASE("a predictor made from a run's checkpoint predicts as the one made from the same arrays", "[predictor]") {
+    test::TempDir folder("predictor-checkpoint");
+    const std::filesystem::path file = folder.path() / "checkpoint.h5";
+    const std::vector<io::NamedArray> weights = small_weights();
+    session::save_checkpoint(file, small_project(), small_card(), weights, {},
+                             session::CheckpointPosition{1, 0, 12, 0.01f});
+
+    const std::vector<float> images = random_images(3, 62);
+    Predictor from_arrays(small_source());
+    Predictor from_checkpoint(Predictor::from_file(file));
+    const std::vector<std::vector<float>> expected = from_arrays.predict(images);
+    const std::vector<std::vector<float>> actual = from_checkpoint.predict(images);
+    REQUIRE(actual.size() == expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i) test::require_close(actual[i], expected[i], 1e-6, "probabilities");
 }
