@@ -88,14 +88,35 @@ int class_of(const std::string& text, const std::vector<std::string>& names) {
                      ") or an index from 0 to " + std::to_string(names.size() - 1));
 }
 
-// A picture must never replace the image or the weights it was made from.
-void refuse_inputs_as_output(const std::filesystem::path& output, const std::vector<std::filesystem::path>& inputs,
-                             const char* option) {
+// Two paths name one file: the same file on disk, or, for a file not written yet, the same path
+// once made absolute and normal.
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
     std::error_code error;
-    for (const std::filesystem::path& input : inputs)
-        if (!input.empty() && std::filesystem::equivalent(output, input, error))
-            throw UsageError(std::string(option) + " " + output.string() +
-                             " is one of the inputs; write the picture under another name");
+    if (std::filesystem::equivalent(a, b, error)) return true;
+    const std::filesystem::path first = std::filesystem::weakly_canonical(std::filesystem::absolute(a, error), error);
+    const std::filesystem::path second = std::filesystem::weakly_canonical(std::filesystem::absolute(b, error), error);
+    return !error && first == second;
+}
+
+// A picture the command writes, and the option that asked for it.
+struct Output {
+    std::filesystem::path file;
+    std::string option;
+};
+
+// No picture may replace the image or the weights it was made from, nor another picture of the
+// same command: checked before anything is written.
+void refuse_clashing_outputs(const std::vector<Output>& outputs, const std::vector<std::filesystem::path>& inputs) {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        for (const std::filesystem::path& input : inputs)
+            if (!input.empty() && same_file(outputs[i].file, input))
+                throw UsageError(outputs[i].option + " " + outputs[i].file.string() +
+                                 " is one of the inputs; write the picture under another name");
+        for (std::size_t j = 0; j < i; ++j)
+            if (same_file(outputs[i].file, outputs[j].file))
+                throw UsageError(outputs[j].option + " and " + outputs[i].option + " would both write " +
+                                 outputs[i].file.string() + "; give each picture its own name");
+    }
 }
 
 // "03-pool1.png": in execution order, with the layer's name made safe for any file system.
@@ -142,8 +163,10 @@ int inspect(Arguments& arguments) {
     const OpenedProject opened = open_project(words[0]);
     const std::filesystem::path weights = weights_file ? std::filesystem::path(*weights_file) : opened.weights_file;
     const std::vector<std::filesystem::path> inputs = {image_file, weights, opened.project_file};
-    if (occlusion_file) refuse_inputs_as_output(*occlusion_file, inputs, "--occlusion");
-    if (saliency_file) refuse_inputs_as_output(*saliency_file, inputs, "--saliency");
+    std::vector<Output> outputs;
+    if (occlusion_file) outputs.push_back({*occlusion_file, "--occlusion"});
+    if (saliency_file) outputs.push_back({*saliency_file, "--saliency"});
+    refuse_clashing_outputs(outputs, inputs);
 
     session::Predictor predictor = open_predictor(opened, weights_file, device_flag);
     const session::ModelCard& card = predictor.card();
@@ -168,6 +191,15 @@ int inspect(Arguments& arguments) {
         layers = predictor.activations(image.pixels, wanted);
     } catch (const std::invalid_argument& error) {
         throw BadInput(std::string("--layer: ") + error.what());
+    }
+    // Every layer's picture is named now, so that none is written before all are known to be safe.
+    std::vector<std::filesystem::path> pictures;
+    if (activations_dir) {
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            pictures.push_back(std::filesystem::path(*activations_dir) / picture_name(i, layers[i].name));
+            outputs.push_back({pictures.back(), "--activations"});
+        }
+        refuse_clashing_outputs(outputs, inputs);
     }
 
     nlohmann::json report = {{"file", image_file.string()}, {"probabilities", probabilities}};
@@ -201,8 +233,7 @@ int inspect(Arguments& arguments) {
                                 {"zero_fraction", figures.zero_fraction}};
         if (layer_flag) entry["values"] = layer.values;
         if (activations_dir) {
-            const std::filesystem::path file = std::filesystem::path(*activations_dir) / picture_name(i, layer.name);
-            refuse_inputs_as_output(file, inputs, "--activations");
+            const std::filesystem::path& file = pictures[i];
             const int scale = io::scale_for(std::max(layer.height, layer.width), picture_side / 4);
             io::write_png(file, io::activation_grid(layer.channels, layer.height, layer.width, layer.values, scale));
             entry["picture"] = file.string();

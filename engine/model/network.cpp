@@ -428,8 +428,7 @@ void Network::forward_node(int index, int count, bool training) {
 void Network::loss(int count) {
     require_count(count, "loss");
     const int last = static_cast<int>(nodes_.size()) - 1;
-    const Tensor out =
-        output_of(last, count).reshaped(Shape{count, static_cast<int>(nodes_[last]->output.per_sample()), 1, 1});
+    const Tensor out = flat_output(count);
     const Tensor dout = gradient_of(last, count).reshaped(out.shape);
     if (loss_kind_ == LossKind::softmax_cross_entropy) {
         ops::softmax_cross_entropy(runtime_, out, view(labels_, count), dout, view(sample_loss_, count),
@@ -616,16 +615,24 @@ void Network::evaluate_batch(std::span<const float> images, std::span<const int>
     loss(count);
 }
 
+// The last layer's output for `count` samples as rows, and (a softmax network's) their softmax.
+Tensor Network::flat_output(int count) const {
+    const int last = static_cast<int>(nodes_.size()) - 1;
+    return output_of(last, count).reshaped(Shape{count, static_cast<int>(nodes_[last]->output.per_sample()), 1, 1});
+}
+
+Tensor Network::softmax_of_output(int count) {
+    const Tensor out = flat_output(count);
+    const Tensor probabilities = view(probabilities_, count).reshaped(out.shape);
+    ops::softmax(runtime_, out, probabilities);
+    return probabilities;
+}
+
 std::vector<float> Network::predict(std::span<const float> images, int count) {
     upload_images(images, count);
     forward(count, false);
-    const int last = static_cast<int>(nodes_.size()) - 1;
-    const Tensor out =
-        output_of(last, count).reshaped(Shape{count, static_cast<int>(nodes_[last]->output.per_sample()), 1, 1});
-    if (loss_kind_ != LossKind::softmax_cross_entropy) return runtime_.read(out);
-    const Tensor probabilities = view(probabilities_, count).reshaped(out.shape);
-    ops::softmax(runtime_, out, probabilities);
-    return runtime_.read(probabilities);
+    if (loss_kind_ != LossKind::softmax_cross_entropy) return runtime_.read(flat_output(count));
+    return runtime_.read(softmax_of_output(count));
 }
 
 std::vector<float> Network::read_output(const std::string& layer, int count) {
@@ -659,12 +666,7 @@ Network::SampleOutputs Network::evaluate_samples(std::span<const float> images, 
         throw std::logic_error("evaluate_samples needs a softmax cross-entropy network");
     evaluate_batch(images, labels);
     const int count = static_cast<int>(labels.size());
-    const int last = static_cast<int>(nodes_.size()) - 1;
-    const Tensor out =
-        output_of(last, count).reshaped(Shape{count, static_cast<int>(nodes_[last]->output.per_sample()), 1, 1});
-    const Tensor probabilities = view(probabilities_, count).reshaped(out.shape);
-    ops::softmax(runtime_, out, probabilities);
-    return {runtime_.read(probabilities), runtime_.read(view(sample_loss_, count))};
+    return {runtime_.read(softmax_of_output(count)), runtime_.read(view(sample_loss_, count))};
 }
 
 Network::Totals Network::read_totals() {

@@ -174,6 +174,8 @@ private:
     void learn(int count, float learning_rate);  // forward, loss, backward, update
     void backward_node(int index, int count);
     void require_count(int count, const char* what) const;
+    Tensor flat_output(int count) const;
+    Tensor softmax_of_output(int count);
 
     ops::Runtime& runtime_;
     int batch_size_;

@@ -7,13 +7,21 @@
 
 namespace bps::session {
 
-Evaluation evaluate(model::Network& network, const datasets::Dataset& dataset, std::span<const std::size_t> indices,
-                    const std::function<void()>& each_batch) {
+namespace {
+// The samples evaluated, in order: `indices`, or every sample when it is empty.
+std::vector<std::size_t> order_of(const datasets::Dataset& dataset, std::span<const std::size_t> indices) {
     std::vector<std::size_t> order(indices.begin(), indices.end());
     if (order.empty()) {
         order.resize(dataset.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
     }
+    return order;
+}
+}  // namespace
+
+Evaluation evaluate(model::Network& network, const datasets::Dataset& dataset, std::span<const std::size_t> indices,
+                    const std::function<void()>& each_batch) {
+    std::vector<std::size_t> order = order_of(dataset, indices);
     Evaluation result;
     if (order.empty()) return result;
     network.clear_totals();
@@ -36,11 +44,7 @@ EvaluationWithSamples evaluate_with_samples(model::Network& network, const datas
                                             const std::function<void()>& each_batch) {
     if (network.loss_kind() != model::LossKind::softmax_cross_entropy)
         return {evaluate(network, dataset, indices, each_batch), std::nullopt};
-    std::vector<std::size_t> order(indices.begin(), indices.end());
-    if (order.empty()) {
-        order.resize(dataset.size());
-        std::iota(order.begin(), order.end(), std::size_t{0});
-    }
+    std::vector<std::size_t> order = order_of(dataset, indices);
     const int classes = static_cast<int>(network.output_shape().per_sample());
     std::vector<float> probabilities, losses;
     std::vector<int> labels;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "tests/support/image_writer.h"
@@ -54,6 +55,14 @@ inline std::filesystem::path write_project(const std::filesystem::path& dir, con
   "training": {"epochs": 8, "batch_size": 8, "seed": 3, "optimizer": {"type": "sgd", "learning_rate": 0.05}}
 })";
     return file;
+}
+
+// A file's bytes, to show that a command left it as it was.
+inline std::string file_bytes(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
 }
 
 // "FILE" in double quotes, for command lines.

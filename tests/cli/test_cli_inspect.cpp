@@ -65,13 +65,6 @@ std::string png_facts(const std::filesystem::path& file) {
     return read.output.substr(0, read.output.find('\n'));
 }
 
-std::string file_bytes(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    return bytes.str();
-}
-
 }  // namespace
 
 TEST_CASE("inspect gives every layer's figures and the prediction that predict gives", "[cli][inspect]") {
@@ -198,6 +191,28 @@ TEST_CASE("inspect refuses bad input with the name at fault and exit status 2", 
         CHECK(over_image.exit_code == 2);
         CHECK(file_bytes(trained.weights) == before);
         CHECK(file_bytes(trained.rows) == image_before);
+    }
+    SECTION("two pictures under one name, before any picture is written") {
+        const std::filesystem::path out = trained.dir.path() / "clash";
+        std::filesystem::create_directories(out);
+        // An earlier picture under that name stays as it was.
+        std::ofstream(out / "maps.png") << "an earlier picture";
+        const ProcessResult both =
+            run_command(backprop("inspect " + weights + " " + image + " --occlusion " + quote(out / "maps.png") +
+                                 " --saliency " + quote(out / "." / "maps.png")));
+        CHECK(both.exit_code == 2);
+        CHECK_THAT(both.output,
+                   Catch::Contains("--occlusion and --saliency would both write " + (out / "." / "maps.png").string() +
+                                   "; give each picture its own name"));
+        CHECK(file_bytes(out / "maps.png") == "an earlier picture");
+        // A map written where a layer's picture goes.
+        const ProcessResult layer =
+            run_command(backprop("inspect " + weights + " " + image + " --activations " + quote(out / "layers") +
+                                 " --saliency " + quote(out / "layers" / "02-fc1.png")));
+        CHECK(layer.exit_code == 2);
+        CHECK_THAT(layer.output, Catch::Contains("--saliency and --activations would both write " +
+                                                 (out / "layers" / "02-fc1.png").string()));
+        CHECK(!std::filesystem::exists(out / "layers"));
     }
     SECTION("a patch larger than the images, before any picture is written") {
         const std::filesystem::path out = trained.dir.path() / "no-pictures";

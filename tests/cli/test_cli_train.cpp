@@ -2,6 +2,7 @@
 // project the test writes (two classes of 8x8 stripes), so each run takes a second or two.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <regex>
@@ -297,4 +298,39 @@ TEST_CASE("train records its run beside the project, as the studio does, and --n
     const ProcessResult example = run_command(backprop("runs cnn"));
     CHECK(example.exit_code == 2);
     CHECK_THAT(example.output, Catch::Contains("runs are kept beside a project file; 'cnn' is not one"));
+}
+
+TEST_CASE("a run that fails keeps its own record and leaves earlier runs and weights as they were", "[cli][train]") {
+    TempDir dir("cli-train-run-failed");
+    write_stripes(dir.path() / "images", 16);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    const std::filesystem::path own = dir.path() / "mine.h5";
+    REQUIRE(run_command(backprop("train " + quote(project) + " --save-weights " + quote(own))).exit_code == 0);
+    const std::filesystem::path runs = dir.path() / "stripes.runs";
+    const std::filesystem::path first = std::filesystem::directory_iterator(runs)->path();
+    std::map<std::string, std::string> before;
+    for (const auto& entry : std::filesystem::directory_iterator(first))
+        before[entry.path().filename().string()] = file_bytes(entry.path());
+    const std::string own_before = file_bytes(own);
+
+    // The images are gone: the second run fails after its folder was made.
+    std::filesystem::rename(dir.path() / "images", dir.path() / "moved");
+    const ProcessResult failed = run_command(backprop("train " + quote(project) + " --save-weights " + quote(own)));
+    INFO(failed.output);
+    CHECK(failed.exit_code == 1);
+    CHECK_THAT(failed.output, Catch::Contains((dir.path() / "images").string()));
+    CHECK(file_bytes(own) == own_before);
+    for (const auto& [name, text] : before) CHECK(file_bytes(first / name) == text);
+
+    const ProcessResult listed = run_command_stdout(backprop("runs " + quote(project) + " --json"));
+    REQUIRE(listed.exit_code == 0);
+    std::vector<nlohmann::json> lines;
+    std::istringstream in(listed.output);
+    for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0]["outcome"] == "finished");
+    CHECK(lines[1]["name"] == "Run 2");
+    CHECK(lines[1]["outcome"] == "failed");
+    CHECK(lines[1]["weights"] == nullptr);
+    CHECK(lines[1]["folder"] != lines[0]["folder"]);
 }
