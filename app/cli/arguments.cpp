@@ -46,6 +46,12 @@ int parse_whole_number(const std::string& text, const std::string& name, int min
     throw UsageError(name + " needs a whole number of at least " + std::to_string(minimum) + ", not '" + text + "'");
 }
 
+std::optional<std::string> Arguments::take_file_option(const std::string& name) {
+    std::optional<std::string> file = take_option(name);
+    if (file && file->empty()) throw UsageError(name + " needs a file name, not an empty one");
+    return file;
+}
+
 std::optional<int> Arguments::take_whole_number(const std::string& name, int minimum) {
     const std::optional<std::string> text = take_option(name);
     if (!text) return std::nullopt;

@@ -28,6 +28,9 @@ public:
     std::optional<std::string> take_option(const std::string& name);
     // Removes and returns the first remaining word, if any.
     std::optional<std::string> take_word();
+    // Removes "--name FILE" and returns FILE; an empty name ('') is a UsageError, since it would
+    // silently save nothing.
+    std::optional<std::string> take_file_option(const std::string& name);
     // Removes "--name N" and returns N, a whole number >= minimum (UsageError otherwise).
     std::optional<int> take_whole_number(const std::string& name, int minimum = 1);
     // Removes "--name X" and returns X, a number above 0 ("0.01", "1e-3"); UsageError otherwise.

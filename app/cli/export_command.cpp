@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/file_clashes.h"
 #include "engine/io/atomic_file.h"
 #include "engine/session/code_export.h"
 #include "engine/session/saved_weights.h"
@@ -41,14 +42,16 @@ void write_script(const std::filesystem::path& file, const std::string& text) {
 }  // namespace
 
 int run_export(Arguments& arguments) {
-    const std::optional<std::string> pytorch = arguments.take_option("--pytorch");
-    const std::optional<std::string> keras = arguments.take_option("--keras");
+    const std::optional<std::string> pytorch = arguments.take_file_option("--pytorch");
+    const std::optional<std::string> keras = arguments.take_file_option("--keras");
     const std::optional<std::string> word = arguments.take_word();
     arguments.expect_nothing_left();
     if (!word) throw UsageError("which weights file? Give the .h5 file that training saved");
     if (!pytorch && !keras) throw UsageError("say what to write: --pytorch FILE.py, --keras FILE.py or both");
 
     const std::filesystem::path weights_file(*word);
+    refuse_clashing_files({{pytorch.value_or(""), "--pytorch"}, {keras.value_or(""), "--keras"}},
+                          {{weights_file, "the weights file"}}, "script");
     const session::SavedWeights weights = session::read_saved_weights(weights_file);
     const project::Project project = session::project_of(weights);
     const session::ModelCard& card = session::card_of(weights);

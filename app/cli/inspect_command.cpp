@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/file_clashes.h"
 #include "app/cli/predictor_argument.h"
 #include "datasets/dataset.h"
 #include "engine/io/picture.h"
@@ -88,37 +89,6 @@ int class_of(const std::string& text, const std::vector<std::string>& names) {
                      ") or an index from 0 to " + std::to_string(names.size() - 1));
 }
 
-// Two paths name one file: the same file on disk, or, for a file not written yet, the same path
-// once made absolute and normal.
-bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
-    std::error_code error;
-    if (std::filesystem::equivalent(a, b, error)) return true;
-    const std::filesystem::path first = std::filesystem::weakly_canonical(std::filesystem::absolute(a, error), error);
-    const std::filesystem::path second = std::filesystem::weakly_canonical(std::filesystem::absolute(b, error), error);
-    return !error && first == second;
-}
-
-// A picture the command writes, and the option that asked for it.
-struct Output {
-    std::filesystem::path file;
-    std::string option;
-};
-
-// No picture may replace the image or the weights it was made from, nor another picture of the
-// same command: checked before anything is written.
-void refuse_clashing_outputs(const std::vector<Output>& outputs, const std::vector<std::filesystem::path>& inputs) {
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-        for (const std::filesystem::path& input : inputs)
-            if (!input.empty() && same_file(outputs[i].file, input))
-                throw UsageError(outputs[i].option + " " + outputs[i].file.string() +
-                                 " is one of the inputs; write the picture under another name");
-        for (std::size_t j = 0; j < i; ++j)
-            if (same_file(outputs[i].file, outputs[j].file))
-                throw UsageError(outputs[j].option + " and " + outputs[i].option + " would both write " +
-                                 outputs[i].file.string() + "; give each picture its own name");
-    }
-}
-
 // "03-pool1.png": in execution order, with the layer's name made safe for any file system.
 std::string picture_name(std::size_t index, const std::string& layer) {
     std::string safe;
@@ -146,9 +116,9 @@ int inspect(Arguments& arguments) {
     const std::optional<std::string> weights_file = arguments.take_option("--weights");
     const std::optional<std::string> device_flag = arguments.take_option("--device");
     const std::optional<std::string> layer_flag = arguments.take_option("--layer");
-    const std::optional<std::string> activations_dir = arguments.take_option("--activations");
-    const std::optional<std::string> occlusion_file = arguments.take_option("--occlusion");
-    const std::optional<std::string> saliency_file = arguments.take_option("--saliency");
+    const std::optional<std::string> activations_dir = arguments.take_file_option("--activations");
+    const std::optional<std::string> occlusion_file = arguments.take_file_option("--occlusion");
+    const std::optional<std::string> saliency_file = arguments.take_file_option("--saliency");
     const std::optional<std::string> class_flag = arguments.take_option("--class");
     const int patch = arguments.take_whole_number("--patch").value_or(4);
     const int stride = arguments.take_whole_number("--stride").value_or(2);
@@ -162,11 +132,12 @@ int inspect(Arguments& arguments) {
 
     const OpenedProject opened = open_project(words[0]);
     const std::filesystem::path weights = weights_file ? std::filesystem::path(*weights_file) : opened.weights_file;
-    const std::vector<std::filesystem::path> inputs = {image_file, weights, opened.project_file};
-    std::vector<Output> outputs;
+    const std::vector<NamedFile> inputs = {
+        {image_file, "the image"}, {weights, "the weights file"}, {opened.project_file, "the project file"}};
+    std::vector<NamedFile> outputs;
     if (occlusion_file) outputs.push_back({*occlusion_file, "--occlusion"});
     if (saliency_file) outputs.push_back({*saliency_file, "--saliency"});
-    refuse_clashing_outputs(outputs, inputs);
+    refuse_clashing_files(outputs, inputs, "picture");
 
     session::Predictor predictor = open_predictor(opened, weights_file, device_flag);
     const session::ModelCard& card = predictor.card();
@@ -199,7 +170,7 @@ int inspect(Arguments& arguments) {
             pictures.push_back(std::filesystem::path(*activations_dir) / picture_name(i, layers[i].name));
             outputs.push_back({pictures.back(), "--activations"});
         }
-        refuse_clashing_outputs(outputs, inputs);
+        refuse_clashing_files(outputs, inputs, "picture");
     }
 
     nlohmann::json report = {{"file", image_file.string()}, {"probabilities", probabilities}};

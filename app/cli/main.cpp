@@ -8,6 +8,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/program_path.h"
 #include "app/cli/run_job.h"
+#include "app/cli/terminal.h"
 #include "engine/device/device_description.h"
 #include "engine/session/build_info.h"
 
@@ -69,6 +70,7 @@ const Command commands[] = {
 int main(int argc, char** argv) {
     using namespace bps::cli;
     remember_program_path(argc > 0 ? argv[0] : nullptr);  // bench starts itself again
+    survive_closed_output();
     std::vector<std::string> words(argv + 1, argv + argc);
     if (words.empty() || words[0] == "--help" || words[0] == "-h" || words[0] == "help") {
         std::cout << main_help;

@@ -32,7 +32,8 @@ OpenedProject open_project(const std::optional<std::string>& argument) {
     }
     if (is_hdf5_file(file)) {
         // A weights file or checkpoint: the project it was trained from travels inside.
-        return {session::project_of(session::read_saved_weights(file)), file.string(), file, file};
+        const session::SavedWeights saved = session::read_saved_weights(file);
+        return {session::project_of(saved), file.string(), file, file, saved.contents.is_checkpoint()};
     }
     return {project::read_project(file), file.string(), {}, file};
 }

@@ -17,6 +17,7 @@ struct OpenedProject {
     // Set when PROJECT was a weights file: evaluate and predict use its weights unless told otherwise.
     std::filesystem::path weights_file;
     std::filesystem::path project_file;  // the file read, when PROJECT was one
+    bool checkpoint = false;             // PROJECT was a checkpoint (a weights file with training state)
 };
 
 // Throws project::ProjectError for a damaged file, io::WeightsFileError for a weights file that

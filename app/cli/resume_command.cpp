@@ -1,5 +1,6 @@
 // backprop resume: a training run continued from its checkpoint, exactly where it stopped.
 #include "app/cli/commands.h"
+#include "app/cli/file_clashes.h"
 #include "app/cli/run_job.h"
 #include "engine/session/checkpoint.h"
 
@@ -23,12 +24,17 @@ int run_resume(Arguments& arguments) {
     const std::optional<std::string> word = arguments.take_word();
     const std::optional<int> epochs = arguments.take_whole_number("--epochs");
     const std::optional<std::string> device_flag = arguments.take_option("--device");
-    const std::optional<std::string> weights_file = arguments.take_option("--save-weights");
-    const std::optional<std::string> checkpoint_file = arguments.take_option("--checkpoint");
+    const std::optional<std::string> weights_file = arguments.take_file_option("--save-weights");
+    const std::optional<std::string> checkpoint_file = arguments.take_file_option("--checkpoint");
     arguments.expect_nothing_left();
     if (!word) throw UsageError("which checkpoint? Give the file 'backprop train --checkpoint FILE' wrote");
 
     const std::filesystem::path checkpoint(*word);
+    // The checkpoint read goes on being updated (unless --checkpoint names another file), so neither
+    // it nor --checkpoint's file may receive the trained weights.
+    refuse_clashing_files(
+        {{checkpoint_file.value_or(""), "--checkpoint"}, {weights_file.value_or(""), "--save-weights"}}, {}, "file");
+    refuse_clashing_files({{weights_file.value_or(""), "--save-weights"}}, {{checkpoint, "the checkpoint"}}, "file");
     // Read here too, so that a file that is no checkpoint is refused before any device is touched.
     const session::Checkpoint state = session::read_checkpoint(checkpoint);
     OpenedProject opened{*state.weights.project, checkpoint.string(), checkpoint, {}};

@@ -54,6 +54,12 @@ void catch_interrupts() {
 #endif
 }
 
+void survive_closed_output() {
+#ifdef SIGPIPE
+    std::signal(SIGPIPE, SIG_IGN);  // not on Windows, where a closed pipe fails the write already
+#endif
+}
+
 bool interrupt_requested() {
     return interrupted != 0;
 }

@@ -18,6 +18,10 @@ void print_note(const std::string& line);
 void catch_interrupts();
 bool interrupt_requested();
 
+// A reader that goes away (`backprop train | head`, a pager quit) makes writing to the pipe fail
+// instead of ending the process: the output stops, the work and its saving go on.
+void survive_closed_output();
+
 // "[#####     ]": `fraction` (0 to 1) of `width` cells filled.
 std::string progress_bar(double fraction, int width);
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/file_clashes.h"
 #include "app/cli/program_path.h"
 #include "app/cli/project_argument.h"
 #include "app/cli/run_job.h"
@@ -74,15 +75,28 @@ int run_train(Arguments& arguments) {
     const std::optional<std::uint64_t> seed = arguments.take_unsigned("--seed");
     const std::optional<std::string> device_flag = arguments.take_option("--device");
     const std::optional<int> batch_limit = arguments.take_whole_number("--batches");
-    const std::optional<std::string> weights_file = arguments.take_option("--save-weights");
-    const std::optional<std::string> checkpoint_file = arguments.take_option("--checkpoint");
+    const std::optional<std::string> weights_file = arguments.take_file_option("--save-weights");
+    const std::optional<std::string> checkpoint_file = arguments.take_file_option("--checkpoint");
     const bool run_folder = !arguments.take_flag("--no-run-folder");
     arguments.expect_nothing_left();
     if (rate && !train::learning_rate_accepted(*rate))
         throw UsageError(std::string("--lr needs a learning rate ") + train::learning_rate_range + ", not " +
                          session::format_rate(*rate));
 
-    session::JobSetup setup = job_setup(session::JobTask::train, open_project(word), device_flag);
+    OpenedProject opened = open_project(word);
+    // (A project file named as an output is refused by the job, which suggests a name for the weights.)
+    refuse_clashing_files(
+        {{weights_file.value_or(""), "--save-weights"}, {checkpoint_file.value_or(""), "--checkpoint"}},
+        {{opened.weights_file, "the file"}}, "file");
+    // A weights file or checkpoint names the project it was trained from: training it starts over.
+    if (opened.checkpoint)
+        print_note(opened.source +
+                   " is a checkpoint: 'backprop train' trains its project from new weights; "
+                   "'backprop resume " +
+                   opened.source + "' goes on where it stopped");
+    else if (!opened.weights_file.empty())
+        print_note(opened.source + " is a weights file: 'backprop train' trains its project from new weights");
+    session::JobSetup setup = job_setup(session::JobTask::train, std::move(opened), device_flag);
     setup.epochs = epochs;
     setup.batch_size = batch;
     if (rate) setup.learning_rate = static_cast<float>(*rate);

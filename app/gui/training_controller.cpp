@@ -88,11 +88,16 @@ TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::
         stop();
         return true;
     };
+    window_->unsaved_project_runs = [this] {
+        if (!window_->document()->file().empty() || unsaved_folder_.empty()) return 0;
+        return static_cast<int>(session::list_runs(unsaved_folder_).size());
+    };
     follow_project();
 }
 
 TrainingController::~TrainingController() {
     window_->run_guard = nullptr;
+    window_->unsaved_project_runs = nullptr;
     if (!active_) return;
     // The runner (a child) asks the job to stop as it goes; the receipt says why the run ended.
     recorder_->record().receipt.outcome = "stopped";

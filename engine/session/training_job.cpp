@@ -28,6 +28,7 @@
 #include "engine/session/model_card.h"
 #include "engine/session/number_text.h"
 #include "engine/session/project_data.h"
+#include "engine/session/rescue_file.h"
 #include "engine/session/run_control.h"
 #include "engine/session/saved_weights.h"
 #include "engine/session/training_run.h"
@@ -140,8 +141,8 @@ struct TrainingJob::State {
     JobFailure failure_of(std::exception_ptr error) const;
     std::string device_failure_message(const cl::ClError& error) const;
     void keep_weights(JobFailure& failure) const noexcept;
-    void save_failure_weights(JobFailure& failure, std::vector<io::NamedArray> weights,
-                              std::optional<std::size_t> kept_after_batches, const char* which) const noexcept;
+    void save_failure_weights(JobFailure& failure, std::vector<io::NamedArray> weights, std::size_t batches,
+                              const char* which) const noexcept;
     std::string out_of_memory_message(const std::string& error) const;
     void check_device_results(const cl::DeviceInfo& device, ops::Runtime& runtime) const;
 };
@@ -303,7 +304,7 @@ void TrainingJob::State::device_hung(std::chrono::milliseconds quiet, std::size_
     // The device cannot give its weights back any more: the last copy kept on the host is saved.
     // `setup` and `kept_card` are settled before training begins, so this thread may read them.
     if (!kept.weights.empty())
-        save_failure_weights(hung, std::move(kept.weights), kept.batches, "the last copied from the device");
+        save_failure_weights(hung, std::move(kept.weights), kept.batches, ", the last copied from the device,");
     {
         std::lock_guard lock(events_mutex);
         if (detached) return;
@@ -351,30 +352,32 @@ std::string TrainingJob::State::out_of_memory_message(const std::string& error) 
 void TrainingJob::State::keep_weights(JobFailure& failure) const noexcept {
     failure.epochs_completed = result.epochs_completed;
     if (!result.training_began || result.weights.empty()) return;
+    if (!result.kept_after_batches) {
+        save_failure_weights(failure, result.weights, result.batches_trained, "");
+        return;
+    }
     const char* which = failure.kind == FailureKind::diverged
-                            ? "the last known to be finite"
-                            : "the last kept whole (the failing batch's update did not finish)";
-    save_failure_weights(failure, result.weights, result.kept_after_batches, which);
+                            ? ", the last known to be finite,"
+                            : ", the last kept whole (the failing batch's update did not finish),";
+    save_failure_weights(failure, result.weights, *result.kept_after_batches, which);
 }
 
-// `weights` become the failure's, and are saved where the run saves its weights, the message
-// saying after how many batches they were taken (`kept_after_batches`) and what they are.
+// `weights` become the failure's. They are saved beside the file the run was to save to (never
+// over it, nor over any other file), the message naming both and saying after how many batches
+// of this run the weights were taken and, in `which` (", the last known to be finite,"), what they are.
 void TrainingJob::State::save_failure_weights(JobFailure& failure, std::vector<io::NamedArray> weights,
-                                              std::optional<std::size_t> kept_after_batches,
-                                              const char* which) const noexcept {
+                                              std::size_t batches, const char* which) const noexcept {
     try {
         failure.weights = std::move(weights);
         if (setup.save_weights.empty()) return;
-        save_trained_weights(setup.save_weights, setup.project, kept_card, failure.weights);
-        failure.saved_to = setup.save_weights;
-        if (kept_after_batches) {
-            const std::size_t batches = *kept_after_batches;
-            failure.message += "; the weights as they were after " + std::to_string(batches) +
-                               (batches == 1 ? " batch" : " batches") + " of this run, " + which + ", are saved in ";
-        } else {
-            failure.message += "; the weights as they were after the last completed batch are saved in ";
-        }
-        failure.message += setup.save_weights.string();
+        const std::filesystem::path rescue = rescue_file_for(
+            setup.save_weights, failure.kind == FailureKind::diverged ? "last-finite" : "rescued", batches);
+        save_trained_weights(rescue, setup.project, kept_card, failure.weights);
+        failure.saved_to = rescue;
+        failure.message += "; the weights as they were after " + std::to_string(batches) +
+                           (batches == 1 ? " batch" : " batches") + " of this run" + which + " are saved in " +
+                           rescue.string() + " (" + setup.save_weights.string() +
+                           " is written only by a run that ends well)";
     } catch (...) {
         // The failure already says what went wrong; a weights file that cannot be written adds nothing.
     }

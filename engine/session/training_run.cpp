@@ -94,8 +94,10 @@ void TrainingRun::train(JobResult& result) {
         device_set = DeviceTrainingSet::upload(runtime, data.train, settings.batch_size, data_placement);
     }
 
-    // A snapshot a few reports apart: what a divergence goes back to (the initial weights at first).
-    LastFiniteWeights kept(report_interval * 8);
+    // A snapshot at every report (read without blocking, so training does not wait for it): what a
+    // divergence or a lost device goes back to is then at most two reports old (the initial
+    // weights at first). A failed run's rescued weights are only as useful as they are recent.
+    LastFiniteWeights kept(report_interval);
     kept.keep_now(runtime, network, 0);
 
     // The first step may compile what the driver builds lazily: it gets ten times the bound.

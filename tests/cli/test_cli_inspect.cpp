@@ -184,8 +184,10 @@ TEST_CASE("inspect refuses bad input with the name at fault and exit status 2", 
         const ProcessResult over_weights =
             run_command(backprop("inspect " + weights + " " + image + " --saliency " + weights));
         CHECK(over_weights.exit_code == 2);
-        CHECK_THAT(over_weights.output, Catch::Contains("--saliency " + trained.weights.string() +
-                                                        " is one of the inputs; write the picture under another name"));
+        CHECK_THAT(
+            over_weights.output,
+            Catch::Contains("--saliency " + trained.weights.string() +
+                            " is the weights file that this command reads; write the picture under another name"));
         const ProcessResult over_image =
             run_command(backprop("inspect " + weights + " " + image + " --occlusion " + image));
         CHECK(over_image.exit_code == 2);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tests/cli/cli.h"
+#include "tests/cli/rescued_weights.h"
 #include "tests/cli/stripes_project.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -172,13 +173,15 @@ TEST_CASE("a device fault stops a CLI run in plain words, keeps the weights, and
     }
     INFO(failed.output);
     CHECK(failed.exit_code == 1);
-    CHECK_THAT(failed.output, Catch::Contains("backprop train: error: the device '") &&
-                                  Catch::Contains("' failed during training, after ") &&
-                                  Catch::Contains("(clEnqueueNDRangeKernel failed with CL_OUT_OF_RESOURCES (-5)") &&
-                                  Catch::Contains("the weights as they were after the last completed batch are saved "
-                                                  "in " +
-                                                  weights.string()));
-    const ProcessResult evaluated = run_command(backprop("evaluate " + quote(weights)));
+    CHECK_THAT(failed.output,
+               Catch::Contains("backprop train: error: the device '") &&
+                   Catch::Contains("' failed during training, after ") &&
+                   Catch::Contains("(clEnqueueNDRangeKernel failed with CL_OUT_OF_RESOURCES (-5)") &&
+                   Catch::Contains(" of this run are saved in " + dir.path().string() + "/kept.rescued-after-"));
+    // Saved beside the file named, which only a run that ends well writes.
+    const std::filesystem::path rescued = rescue_named(failed.output, weights);
+    CHECK_FALSE(std::filesystem::exists(weights));
+    const ProcessResult evaluated = run_command(backprop("evaluate " + quote(rescued)));
     INFO(evaluated.output);
     CHECK(evaluated.exit_code == 0);
     CHECK_THAT(evaluated.output, Catch::Contains("accuracy"));
@@ -206,12 +209,14 @@ TEST_CASE("a diverging run stops with advice, exits 1 and keeps its last finite 
     CHECK(run.exit_code == 1);
     CHECK_THAT(run.output, Catch::Contains("the loss became ") && Catch::Contains("at learning rate 10: ") &&
                                Catch::Contains("lower learning rate (try 1)") && Catch::Contains("normalised") &&
-                               Catch::Contains(", the last known to be finite, are saved in " + weights.string()));
+                               Catch::Contains(", the last known to be finite, are saved in " + dir.path().string() +
+                                               "/kept.last-finite-after-"));
     // Before, the run went on, saved NaN weights, exited 0, and predict printed -nan.
-    REQUIRE(std::filesystem::exists(weights));
-    check_finite_arrays(weights);
+    const std::filesystem::path rescued = rescue_named(run.output, weights);
+    REQUIRE(std::filesystem::exists(rescued));
+    check_finite_arrays(rescued);
     const ProcessResult predicted =
-        run_command(backprop("predict " + quote(weights) + " " + quote(dir.path() / "images" / "rows" / "0.png")));
+        run_command(backprop("predict " + quote(rescued) + " " + quote(dir.path() / "images" / "rows" / "0.png")));
     INFO(predicted.output);
     CHECK(predicted.exit_code == 0);
     CHECK_THAT(predicted.output, Catch::Contains("0.png: "));
@@ -234,13 +239,13 @@ TEST_CASE(
                                           120);
     INFO(run.output);
     CHECK(run.exit_code == 1);
-    CHECK_THAT(run.output,
-               Catch::Contains("backprop train: error: the device '") &&
-                   Catch::Contains("' stopped responding during training: it finished no work for ") &&
-                   Catch::Contains("so the run was ended; ") &&
-                   Catch::Contains(" of this run, the last copied from the device, are saved in " + weights.string()));
+    CHECK_THAT(run.output, Catch::Contains("backprop train: error: the device '") &&
+                               Catch::Contains("' stopped responding during training: it finished no work for ") &&
+                               Catch::Contains("so the run was ended; ") &&
+                               Catch::Contains(" of this run, the last copied from the device, are saved in " +
+                                               dir.path().string() + "/kept.rescued-after-"));
     // The process ends at once, without waiting for the device: the file was whole before.
-    check_finite_arrays(weights);
+    check_finite_arrays(rescue_named(run.output, weights));
 
     const ProcessResult refused = run_command("BACKPROP_WATCHDOG_SECONDS=soon " + backprop("train " + quote(project)));
     CHECK(refused.exit_code == 1);

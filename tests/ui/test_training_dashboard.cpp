@@ -662,6 +662,43 @@ private slots:
         QCOMPARE(session::read_run(moved).history.batches.size(), record.history.batches.size());
     }
 
+    // A project never saved (a template, a weights file opened) keeps its runs only with it: New,
+    // Open or closing asks first, even with no change to save. Before, the runs vanished from the
+    // studio when another project was opened.
+    void replacingAnUnsavedProjectWithRunsAsksAndSavingKeepsThem() {
+        window_->document()->reset(test::two_class_folder_project(images()));
+        QVERIFY(!window_->document()->is_modified());
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        QVERIFY(controller_->train());
+        const session::RunRecord record = wait_for_end(ended);
+        QVERIFY(std::filesystem::exists(record.folder));
+        QStringList questions;
+        ui::UnsavedChoice answer = ui::UnsavedChoice::cancel;
+        window_->prompts().unsaved_runs = [&](const QString& question) {
+            questions.append(question);
+            return answer;
+        };
+        window_->prompts().unsaved_changes = [](const QString&) {
+            [] { QFAIL("asked about changes, not about the runs"); }();
+            return ui::UnsavedChoice::cancel;
+        };
+        QVERIFY(!window_->new_project("mlp"));
+        QVERIFY(!window_->close());
+        QCOMPARE(questions.size(), 2);
+        QVERIFY2(questions[0].contains("was never saved, and its 1 training run(s) are kept only with it") ||
+                     questions[0].contains("was never saved, and its 1 training run are kept only with it"),
+                 qPrintable(questions[0]));
+        QCOMPARE(dashboard()->run_list()->run_ids(), QStringList{QString::fromStdString(record.id())});
+        // Save: the project is saved where the learner says, and its runs go beside it.
+        answer = ui::UnsavedChoice::save;
+        window_->prompts().save_path = [&](const QString&) { return folder_->filePath("kept.json"); };
+        QVERIFY(window_->new_project("mlp"));
+        QVERIFY(std::filesystem::exists(here("kept.runs") / record.id() / "receipt.json"));
+        // Projects with a file, or without runs, are replaced without the question.
+        QVERIFY(window_->new_project("cnn"));
+        QCOMPARE(questions.size(), 3);
+    }
+
     // Closing the window, Open or New during a run ask first; saying no keeps the run going.
     void replacingTheProjectOrClosingDuringARunAsksToStopIt() {
         open(test::two_class_folder_project(images()));

@@ -455,8 +455,16 @@ bool MainWindow::offer_recovery() {
 
 bool MainWindow::may_discard_changes() {
     if (run_guard && !run_guard()) return false;
-    if (!document_->is_modified()) return true;
-    switch (prompts_.unsaved_changes(display_name())) {
+    // A template or a weights file opened, trained and never saved: its runs go with it.
+    const int runs = document_->file().empty() && unsaved_project_runs ? unsaved_project_runs() : 0;
+    if (!document_->is_modified() && runs == 0) return true;
+    const UnsavedChoice choice =
+        runs > 0 ? prompts_.unsaved_runs(tr("%1 was never saved, and its %n training run(s) are kept only with it. "
+                                            "Save the project to keep them?",
+                                            nullptr, runs)
+                                             .arg(display_name()))
+                 : prompts_.unsaved_changes(display_name());
+    switch (choice) {
         case UnsavedChoice::save:
             return save();
         case UnsavedChoice::discard:

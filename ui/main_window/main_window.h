@@ -94,6 +94,10 @@ public:
     // Asked before the project is replaced or the window closes: false keeps things as they are.
     // The training controller sets it, to stop a run first (with the learner's consent).
     std::function<bool()> run_guard;
+    // How many training runs the project has while it was never saved (they live in the studio's
+    // data folder until its first save moves them beside it): replacing such a project asks first.
+    // The training controller sets it.
+    std::function<int()> unsaved_project_runs;
     // File > Resume Training from Checkpoint…: the training controller starts the run (the window
     // has opened the checkpoint's project first). False: it did not start.
     std::function<bool(const std::filesystem::path& checkpoint)> resume_training;

@@ -32,6 +32,22 @@ WindowPrompts dialog_prompts(QWidget* parent) {
                 return UnsavedChoice::cancel;
         }
     };
+    prompts.unsaved_runs = [parent](const QString& question) {
+        QMessageBox box(QMessageBox::Warning, QObject::tr("Unsaved project with runs"), question,
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
+        box.setInformativeText(
+            QObject::tr("Saving the project keeps its runs beside it. If you do not save it, the studio no longer "
+                        "lists them (their files stay in its data folder)."));
+        box.setDefaultButton(QMessageBox::Save);
+        switch (box.exec()) {
+            case QMessageBox::Save:
+                return UnsavedChoice::save;
+            case QMessageBox::Discard:
+                return UnsavedChoice::discard;
+            default:
+                return UnsavedChoice::cancel;
+        }
+    };
     prompts.restore_recovery = [parent](const QString& question) {
         return QMessageBox::question(parent, QObject::tr("Restore unsaved changes"), question,
                                      QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;

@@ -15,6 +15,9 @@ enum class UnsavedChoice { save, discard, cancel };
 struct WindowPrompts {
     // "Save the changes to NAME?" before New, Open or closing throws them away.
     std::function<UnsavedChoice(const QString& name)> unsaved_changes;
+    // "NAME was never saved, and its training runs are kept only with it. Save it?" (`question`)
+    // before New, Open or closing would leave an unsaved project's runs behind.
+    std::function<UnsavedChoice(const QString& question)> unsaved_runs;
     // "Restore unsaved changes to NAME from TIME?": true restores.
     std::function<bool(const QString& question)> restore_recovery;
     // "A run is training this project. Stop it?" before the project is replaced or the window

@@ -162,13 +162,22 @@ std::pair<std::uint64_t, std::vector<io::NamedArray>> counted_run(std::shared_pt
     return {cl::counted_calls(), run.result->weights};
 }
 // The batch count N and the file F of a failure message ending "; the weights as they were after N
-// batches of this run, WHICH, are saved in F".
-std::pair<std::size_t, std::string> kept_weights_named(const std::string& message, const std::string& which) {
+// batches of this run, WHICH, are saved in F (W is written only by a run that ends well)", where W
+// is the file the run was to save to. F is beside W, named for what it holds (`what`) and N.
+std::pair<std::size_t, std::string> kept_weights_named(const std::string& message, const std::string& which,
+                                                       const std::filesystem::path& wanted, const std::string& what) {
     const std::regex pattern("; the weights as they were after ([0-9]+) batch(es)? of this run, " + which +
-                             ", are saved in (.*)$");
+                             ", are saved in (.*) \\((.*) is written only by a run that ends well\\)$");
     std::smatch match;
     REQUIRE(std::regex_search(message, match, pattern));
-    return {std::stoul(match[1].str()), match[3].str()};
+    const std::size_t batches = std::stoul(match[1].str());
+    CHECK(match[4].str() == wanted.string());
+    CHECK(match[3].str() ==
+          (wanted.parent_path() / (wanted.stem().string() + "." + what + "-after-" + std::to_string(batches) +
+                                   (batches == 1 ? "-batch" : "-batches") + ".h5"))
+              .string());
+    CHECK_FALSE(std::filesystem::exists(wanted));  // a failed run never writes the file it was to save to
+    return {batches, match[3].str()};
 }
 
 // The failure's weights and those read back from its file are, value for value, the expected ones.
@@ -743,8 +752,8 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         CHECK(all_finite(run));
         // Every batch was reported (interval 0): the weights after the last reported batch
         // produced the loss that was not a number, those after the one before it are kept.
-        const auto [kept_batches, kept_file] = kept_weights_named(run.failure->message, "the last known to be finite");
-        CHECK(kept_file == (dir.path() / "w.h5").string());
+        const auto [kept_batches, kept_file] =
+            kept_weights_named(run.failure->message, "the last known to be finite", dir.path() / "w.h5", "last-finite");
         REQUIRE(run.batches.size() >= 2);
         CHECK(kept_batches + 1 == run.batches.size());
         REQUIRE(finite_values(run.failure->weights));
@@ -754,7 +763,7 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         limited.batch_limit = kept_batches;
         run_to_end(shorter, std::move(limited));
         REQUIRE(shorter.result);
-        check_same_weights(run.failure->weights, weights_from(dir.path() / "w.h5"), shorter.result->weights);
+        check_same_weights(run.failure->weights, weights_from(kept_file), shorter.result->weights);
     }
     SECTION("pause (the studio): the paused stage carries the advice; a stop then saves the finite weights") {
         Recorder run;
@@ -847,11 +856,13 @@ TEST_CASE("a device fault part-way through training stops after the last complet
                Catch::StartsWith("the device '" + test::test_device().name +
                                  "' failed during training, after 2 batches of this run (clEnqueueNDRangeKernel "
                                  "failed with CL_OUT_OF_RESOURCES (-5) for kernel '") &&
-                   Catch::Contains("the weights as they were after the last completed batch are saved in " +
-                                   (dir.path() / "kept.h5").string()));
+                   Catch::Contains("the weights as they were after 2 batches of this run are saved in " +
+                                   (dir.path() / "kept.rescued-after-2-batches.h5").string() + " (" +
+                                   (dir.path() / "kept.h5").string() + " is written only by a run that ends well)"));
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "kept.h5"));
     // Exactly the weights of a run that stopped after two batches, in the job and in the file.
     REQUIRE(run.failure->weights.size() == two_batch_weights.size());
-    const SavedWeights saved = read_saved_weights(dir.path() / "kept.h5");
+    const SavedWeights saved = read_saved_weights(dir.path() / "kept.rescued-after-2-batches.h5");
     const std::vector<io::NamedArray> from_file = weights_for_network(saved, small_project(), data->train.shape);
     for (std::size_t i = 0; i < two_batch_weights.size(); ++i) {
         INFO(two_batch_weights[i].name);
@@ -886,9 +897,10 @@ TEST_CASE("a device fault in the middle of a step's update keeps the last weight
                Catch::Contains("failed during training, after 2 batches of this run") &&
                    Catch::EndsWith("; the weights as they were after 1 batch of this run, the last kept whole (the "
                                    "failing batch's update did not finish), are saved in " +
-                                   (dir.path() / "kept.h5").string()));
+                                   (dir.path() / "kept.rescued-after-1-batch.h5").string() + " (" +
+                                   (dir.path() / "kept.h5").string() + " is written only by a run that ends well)"));
     REQUIRE(run.failure->weights.size() == one_batch_weights.size());
-    const SavedWeights saved = read_saved_weights(dir.path() / "kept.h5");
+    const SavedWeights saved = read_saved_weights(dir.path() / "kept.rescued-after-1-batch.h5");
     const std::vector<io::NamedArray> from_file = weights_for_network(saved, small_project(), data->train.shape);
     for (std::size_t i = 0; i < one_batch_weights.size(); ++i) {
         INFO(one_batch_weights[i].name);
@@ -960,13 +972,12 @@ TEST_CASE(
 
     // The hung device cannot give its weights back: the last copy the run kept on the host is
     // saved, and it is exactly the weights of a run of the batches the message names.
-    const auto [kept_batches, kept_file] = kept_weights_named(run.failure->message, "the last copied from the device");
-    CHECK(kept_file == (dir.path() / "hung.h5").string());
-    REQUIRE(run.failure->saved_to == dir.path() / "hung.h5");
+    const auto [kept_batches, kept_file] =
+        kept_weights_named(run.failure->message, "the last copied from the device", dir.path() / "hung.h5", "rescued");
+    REQUIRE(run.failure->saved_to == kept_file);
     CHECK(kept_batches >= 1);
     CHECK(kept_batches <= 2);
-    check_same_weights(
-        run.failure->weights,
-        weights_for_network(read_saved_weights(dir.path() / "hung.h5"), small_project(), data->train.shape),
-        counted_run(data, kept_batches).second);
+    check_same_weights(run.failure->weights,
+                       weights_for_network(read_saved_weights(kept_file), small_project(), data->train.shape),
+                       counted_run(data, kept_batches).second);
 }
