@@ -40,6 +40,12 @@ void LastFiniteWeights::keep_now(ops::Runtime& runtime, const model::Network& ne
 void LastFiniteWeights::offer(ops::Runtime& runtime, const model::Network& network, std::size_t batches,
                               Clock::time_point now) {
     if (pending_ || now - last_snapshot_ < interval_) return;
+    offer_now(runtime, network, batches);
+    last_snapshot_ = now;
+}
+
+void LastFiniteWeights::offer_now(ops::Runtime& runtime, const model::Network& network, std::size_t batches) {
+    if (pending_) return;
     const auto start = [&runtime](std::vector<PendingRead>& reads, const std::vector<model::ParameterView>& views) {
         // Reused between snapshots: the host memory is allocated once per run.
         reads.resize(views.size());
@@ -54,7 +60,7 @@ void LastFiniteWeights::offer(ops::Runtime& runtime, const model::Network& netwo
     pending_updates_ = network.updates();
     pending_batches_ = batches;
     pending_ = true;
-    last_snapshot_ = now;
+    last_snapshot_ = Clock::now();
 }
 
 void LastFiniteWeights::confirm(std::size_t batches) {

@@ -37,6 +37,9 @@ public:
     // Starts a non-blocking snapshot of the weights after `batches` batches, unless one is
     // still waiting for its confirmation or the last one is more recent than the interval.
     void offer(ops::Runtime& runtime, const model::Network& network, std::size_t batches, Clock::time_point now);
+    // The same, whatever the interval: at an epoch's end, so that a run whose epochs are shorter
+    // than the interval still keeps weights newer than its start.
+    void offer_now(ops::Runtime& runtime, const model::Network& network, std::size_t batches);
 
     // A finite loss was reported for every batch up to `batches`: a snapshot taken before that
     // becomes the kept one.

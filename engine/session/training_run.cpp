@@ -288,7 +288,7 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         // One blocking read per epoch: its last batch report and the epoch's figures.
         const model::Network::Totals totals = network.read_totals();
         report_batch(completed(latest, totals.loss_sum, totals.correct, reported), latest.trained);
-        kept.offer(runtime, network, result.batches_trained, Clock::now());
+        kept.offer_now(runtime, network, result.batches_trained);
         EpochReport report;
         report.epoch = epoch;
         report.epochs = settings.epochs;

@@ -765,6 +765,29 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         REQUIRE(shorter.result);
         check_same_weights(run.failure->weights, weights_from(kept_file), shorter.result->weights);
     }
+    SECTION("reports far apart (an hour): the weights kept are still those of a recent epoch's end, not the start") {
+        // w -= 2.5 * (g + w), about w * -1.5 a step: several epochs before it overflows.
+        project::Project slower = wild;
+        slower.training.optimizer.learning_rate = 2.5f;
+        slower.training.optimizer.weight_decay = 1.0f;
+        slower.training.epochs = 40;
+        Recorder run;
+        JobSetup setup = setup_of(slower, std::chrono::hours(1));
+        setup.save_weights = dir.path() / "w.h5";
+        run_to_end(run, std::move(setup));
+        REQUIRE(run.failure);
+        CHECK(run.failure->kind == FailureKind::diverged);
+        const auto [kept_batches, kept_file] =
+            kept_weights_named(run.failure->message, "the last known to be finite", dir.path() / "w.h5", "last-finite");
+        INFO(run.failure->message);
+        // Reported at epochs' ends only (12 batches each), each report proving the snapshot of the
+        // epoch before. Before, a snapshot waited for the interval, so this kept the starting weights.
+        CHECK(kept_batches > 0);
+        CHECK(kept_batches % 12 == 0);
+        REQUIRE(!run.batches.empty());
+        CHECK(kept_batches + 12 >= static_cast<std::size_t>(run.batches.back().epoch) * 12);
+        CHECK(finite_values(weights_from(kept_file)));
+    }
     SECTION("pause (the studio): the paused stage carries the advice; a stop then saves the finite weights") {
         Recorder run;
         JobSetup setup = setup_of(wild);
