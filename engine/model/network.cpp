@@ -12,6 +12,7 @@
 #include "engine/ops/conv2d.h"
 #include "engine/ops/dense.h"
 #include "engine/ops/dropout.h"
+#include "engine/ops/finite.h"
 #include "engine/ops/loss.h"
 #include "engine/ops/merge.h"
 #include "engine/ops/metrics.h"
@@ -215,6 +216,11 @@ void Network::plan_memory() {
     sample_correct_ = add("sample_correct", column, true);
     probabilities_ = add("probabilities", out, true);
     totals_ = add("metric_totals", Shape{1, 2, 1, 1}, false);
+    // One int32 counter per parameter and optimiser state (non_finite_values).
+    std::size_t arrays = parameters_.size();
+    for (const Parameter& parameter : parameters_) arrays += parameter.state.size();
+    non_finite_counts_ =
+        add("non_finite_counts", Shape{1, static_cast<int>(std::max<std::size_t>(arrays, 1)), 1, 1}, false);
 
     // Which outputs need a gradient, in execution order: a trainable parameter here or upstream.
     for (std::unique_ptr<Node>& node : nodes_) {
@@ -681,6 +687,20 @@ void Network::clear_totals() {
 
 Tensor Network::totals_tensor() const {
     return (*arena_)[totals_];
+}
+
+std::vector<Network::NonFiniteValues> Network::non_finite_values() {
+    std::vector<ParameterView> arrays = parameters();
+    for (ParameterView& state : optimizer_state()) arrays.push_back(std::move(state));
+    const Tensor counts = (*arena_)[non_finite_counts_];
+    runtime_.write_ints(counts, std::vector<int>(counts.count(), 0));
+    for (std::size_t i = 0; i < arrays.size(); ++i)
+        ops::count_non_finite(runtime_, arrays[i].value, Tensor{counts.buffer, counts.offset + i, Shape{1, 1, 1, 1}});
+    const std::vector<int> found = runtime_.read_ints(counts);
+    std::vector<NonFiniteValues> bad;
+    for (std::size_t i = 0; i < arrays.size(); ++i)
+        if (found[i] > 0) bad.push_back({arrays[i].name, static_cast<std::size_t>(found[i])});
+    return bad;
 }
 
 Shape Network::input_shape() const {

@@ -130,6 +130,14 @@ public:
     // depend on it): what a checkpoint keeps so that a resumed run goes on exactly.
     std::vector<ParameterView> optimizer_state() const;
     int updates() const noexcept { return step_; }
+    // The parameters and optimiser states holding NaN or infinite values, with how many each
+    // (none: all finite). Counted on the device, one small launch per array, then one read of a
+    // counter per array: cheap enough for every epoch, and nothing large crosses to the host.
+    struct NonFiniteValues {
+        std::string name;  // as parameters() and optimizer_state() name it
+        std::size_t count = 0;
+    };
+    std::vector<NonFiniteValues> non_finite_values();
     void set_updates(int updates);
     // A training step failed during its update (a launch refused by the device). The update is one
     // command where the parameters' blocks line up, else one per parameter, so some parameters
@@ -190,6 +198,7 @@ private:
     std::vector<bool> per_batch_;  // by TensorId: the first dimension is the batch
     std::unique_ptr<TensorArena> arena_;
     TensorId labels_ = 0, targets_ = 0, sample_loss_ = 0, sample_correct_ = 0, totals_ = 0, probabilities_ = 0;
+    TensorId non_finite_counts_ = 0;
     TensorId workspace_ = 0;
     bool has_workspace_ = false;
     std::optional<ParameterBlocks> parameter_blocks_;

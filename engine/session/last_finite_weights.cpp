@@ -1,5 +1,6 @@
 #include "engine/session/last_finite_weights.h"
 
+#include <cmath>
 #include <utility>
 
 #include "engine/io/network_weights.h"
@@ -19,6 +20,13 @@ std::vector<io::NamedArray> read_now(ops::Runtime& runtime, const std::vector<mo
 void write_back(ops::Runtime& runtime, const std::vector<model::ParameterView>& views,
                 const std::vector<io::NamedArray>& arrays) {
     for (std::size_t i = 0; i < views.size() && i < arrays.size(); ++i) runtime.write(views[i].value, arrays[i].values);
+}
+
+bool all_finite(const std::vector<io::NamedArray>& arrays) {
+    for (const io::NamedArray& array : arrays)
+        for (float value : array.values)
+            if (!std::isfinite(value)) return false;
+    return true;
 }
 
 }  // namespace
@@ -80,13 +88,16 @@ void LastFiniteWeights::confirm(std::size_t batches) {
     // snapshot replaced becomes the spare, whose memory the next one reuses.
     take(pending_weights_, spare_.weights);
     take(pending_state_, spare_.state);
+    pending_ = false;
+    // A finite loss does not prove finite weights: a NaN behind a ReLU leaves the loss a number.
+    // Such a snapshot is never kept (the host copy is at hand: one pass over it, a few reports apart).
+    if (!all_finite(spare_.weights) || !all_finite(spare_.state)) return;
     spare_.updates = pending_updates_;
     spare_.batches = pending_batches_;
     {
         std::lock_guard lock(kept_mutex_);
         std::swap(kept_, spare_);
     }
-    pending_ = false;
 }
 
 KeptWeights LastFiniteWeights::copy() const {

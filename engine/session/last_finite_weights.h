@@ -42,7 +42,7 @@ public:
     void offer_now(ops::Runtime& runtime, const model::Network& network, std::size_t batches);
 
     // A finite loss was reported for every batch up to `batches`: a snapshot taken before that
-    // becomes the kept one.
+    // becomes the kept one, unless it holds a NaN or infinite value (then it is dropped).
     void confirm(std::size_t batches);
 
     // After a divergence: the network gets the kept weights, optimiser state and update count

@@ -606,7 +606,10 @@ void TrainingJob::State::train(Prepared& prepared) {
         device_hung(quiet, batches, std::move(kept));
     };
     run.ended_by_watchdog = &ended_by_watchdog;
-    if (prepared.weights) run.starting_weights = weights_for_network(*prepared.weights, project, data->train.shape);
+    if (prepared.weights) {
+        run.starting_weights = weights_for_network(*prepared.weights, project, data->train.shape);
+        run.starting_file = prepared.weights->file;
+    }
     run.on_divergence = setup.on_divergence;
     if (prepared.resumed) {
         run.resume_at = prepared.resumed->position;

@@ -82,11 +82,14 @@ struct JobSetup {
     // Batch reports come at most this often, and at the end of every epoch. Zero reports every
     // batch, waiting for the device each time (tests, stepping by hand).
     std::chrono::milliseconds report_interval{33};
-    // What a NaN or infinite loss does. Either way the network goes back to the last weights
-    // known to be finite (with the optimiser's state), and no report with a non-finite loss is
-    // sent. stop: the job fails (FailureKind::diverged) and saves those weights, for the CLI,
-    // where nobody could resume; pause: the run pauses with the advice in its paused stage
-    // report, for the studio, where the learner lowers the rate and resumes, or stops.
+    // What a divergence does: a training loss that is NaN, infinite or exploding (far above the
+    // first epoch's, session/loss_watch.h), a NaN or infinite validation loss, or parameters that
+    // are not finite (checked on the device every epoch, before any checkpoint). Either way the
+    // network goes back to the last weights known to be finite (with the optimiser's state), and
+    // no report with such a loss is sent. stop: the job fails (FailureKind::diverged) and saves
+    // those weights, for the CLI, where nobody could resume; pause: the run pauses with the advice
+    // in its paused stage report, for the studio, where the learner lowers the rate and resumes,
+    // or stops.
     enum class OnDivergence { stop, pause };
     OnDivergence on_divergence = OnDivergence::stop;
     // train: where batches are assembled. automatic keeps an unaugmented training set on a GPU
@@ -129,8 +132,8 @@ struct JobResult {
     JobTask task = JobTask::train;
     bool stopped = false;         // stop() ended it early (it may still hold trained weights)
     bool training_began = false;  // false when it stopped while preparing: nothing was trained or saved
-    // The loss became NaN or infinite (the advice), and the run went back to the last weights known
-    // to be finite: `weights` are those, taken after `kept_after_batches` batches of this run.
+    // The training diverged (the advice; see JobSetup::on_divergence), and the run went back to the
+    // last weights known to be finite: `weights` are those, taken after `kept_after_batches` batches of this run.
     // Empty when it trained on from there (after a pause) without diverging again.
     std::string diverged;
     // Also set when a failing step had updated only part of the weights (JobFailure then says so).
@@ -157,7 +160,7 @@ enum class FailureKind {
     no_device,             // no OpenCL platform at all: `message` says how to install one
     device,                // the device cannot be found or failed
     out_of_device_memory,  // the network or batch does not fit the device's memory
-    diverged,              // the loss became NaN or infinite (JobSetup::OnDivergence::stop)
+    diverged,              // the training diverged (JobSetup::on_divergence, OnDivergence::stop)
     internal,              // anything else
 };
 const char* failure_kind_name(FailureKind kind);

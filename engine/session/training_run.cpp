@@ -10,6 +10,7 @@
 #include "engine/session/device_training_set.h"
 #include "engine/session/evaluation.h"
 #include "engine/session/last_finite_weights.h"
+#include "engine/session/loss_watch.h"
 #include "engine/session/number_text.h"
 #include "engine/session/project_data.h"
 #include "engine/session/watchdog.h"
@@ -50,23 +51,27 @@ BatchReport completed(Snapshot snapshot, double loss_sum, double correct, Report
     return snapshot.report;
 }
 
-bool finite(const BatchReport& report) {
-    return std::isfinite(report.loss) && std::isfinite(report.recent_loss);
+// "3 values of 'fc1.weight' and 1 of 'fc1.weight.state0'"
+std::string non_finite_text(const std::vector<model::Network::NonFiniteValues>& found) {
+    std::string text;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        if (i > 0) text += i + 1 == found.size() ? " and " : ", ";
+        text += std::to_string(found[i].count) + (i == 0 ? (found[i].count == 1 ? " value" : " values") : "") +
+                " of '" + found[i].name + "'";
+    }
+    return text;
 }
 
 }  // namespace
 
-std::string divergence_advice(const BatchReport& report) {
-    std::string advice = "the loss became ";
-    advice += std::isnan(report.loss) || std::isnan(report.recent_loss) ? "NaN (not a number)" : "infinite";
-    advice += " in epoch ";
-    advice += std::to_string(report.epoch + 1);
-    advice += ", batch ";
-    advice += std::to_string(report.batch);
+std::string divergence_advice(const std::string& what, const std::string& where, float learning_rate) {
+    std::string advice = what;
+    advice += " ";
+    advice += where;
     advice += ", at learning rate ";
-    advice += format_rate(report.learning_rate);
+    advice += format_rate(learning_rate);
     advice += ": the training diverged. Train again with a lower learning rate (try ";
-    advice += format_rate(report.learning_rate / 10.0);
+    advice += format_rate(learning_rate / 10.0);
     advice += "), and check that the inputs are normalised";
     return advice;
 }
@@ -83,6 +88,15 @@ void TrainingRun::train(JobResult& result) {
         restore_optimizer_state(network);
         network.set_updates(resume_at->updates);
         result.epochs_completed = resume_at->epoch;
+    }
+    // Weights or an optimiser state that are not numbers would train on silently where a ReLU
+    // hides them from the loss, and be saved again: the file they came from is refused.
+    if (!starting_weights.empty() || resume_at) {
+        const std::vector<model::Network::NonFiniteValues> found = network.non_finite_values();
+        if (!found.empty())
+            throw io::WeightsFileError(
+                starting_file, "holds NaN or infinite values (" + non_finite_text(found) +
+                                   "): a run cannot start from them; start from other weights, or from new ones");
     }
 
     // Without augmentation, every batch can be gathered on the device from a set kept there.
@@ -162,16 +176,11 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
     ReportedTotals reported;
     std::size_t images = 0;
     Clock::time_point epoch_start = Clock::now();
-    // A non-finite loss is never reported: the network goes back to the last weights known to be
-    // finite, and the run stops, or pauses with the advice. `trained` counts this run's batches
-    // up to the report's.
-    const auto report_batch = [&](const BatchReport& report, std::size_t trained) {
-        if (finite(report)) {
-            kept.confirm(trained);
-            result.diverged.clear();  // trained on after going back: the run recovered
-            return send(events.batch, report);
-        }
-        result.diverged = divergence_advice(report);
+    // A training that diverged (session/loss_watch.h, or weights or a validation loss that are not
+    // numbers) goes back to the last weights known to be finite, and the run stops, or pauses with
+    // the advice. Returns false: the caller's figures are not to be shown.
+    const auto diverge = [&](const std::string& advice) {
+        result.diverged = advice;
         kept.restore(runtime, network);
         result.kept_after_batches = kept.batches();
         if (on_divergence == JobSetup::OnDivergence::stop) throw DivergenceError(result.diverged);
@@ -180,6 +189,30 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         images = 0;
         epoch_start = Clock::now();
         control.pause();  // honoured before the next batch, whose paused stage carries the advice
+        return false;
+    };
+    // A diverged loss is never reported. `trained` counts this run's batches up to the report's.
+    LossWatch watch(resume_at ? resume_at->epoch : 0);
+    const auto report_batch = [&](const BatchReport& report, std::size_t trained) {
+        const LossVerdict verdict = watch.check(report);
+        if (verdict == LossVerdict::fine) {
+            kept.confirm(trained);
+            result.diverged.clear();  // trained on after going back: the run recovered
+            send(events.batch, report);
+            return true;
+        }
+        return diverge(divergence_advice(
+            watch.describe(verdict, report),
+            "in epoch " + std::to_string(report.epoch + 1) + ", batch " + std::to_string(report.batch),
+            report.learning_rate));
+    };
+    // Checked on the device before any checkpoint or the final weights are written: a NaN weight
+    // behind a ReLU leaves the loss finite, and would be trained on and saved.
+    const auto parameters_finite = [&](int epoch, float rate) {
+        const std::vector<model::Network::NonFiniteValues> found = network.non_finite_values();
+        if (found.empty()) return true;
+        return diverge(divergence_advice("the weights became NaN or infinite (" + non_finite_text(found) + ")",
+                                         "in epoch " + std::to_string(epoch + 1), rate));
     };
     const auto paused_stage = [&](bool paused) {
         if (watchdog) paused ? watchdog->hold() : watchdog->go_on();
@@ -219,8 +252,10 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         for (std::size_t done = skipped + 1; batches.next(batch); ++done) {
             if (!control.before_batch(paused_stage)) {
                 result.stopped = true;
+                if (ended_by_watchdog && *ended_by_watchdog) break;
+                parameters_finite(epoch, control.learning_rate(project_rate));
                 // Nothing trained is lost: the checkpoint says where to go on.
-                if (!checkpoint.empty() && !(ended_by_watchdog && *ended_by_watchdog))
+                if (!checkpoint.empty())
                     write_checkpoint(
                         network,
                         CheckpointPosition{epoch, done - 1, network.updates(), control.learning_rate(project_rate)},
@@ -255,7 +290,11 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
                 // Its last report, then the test evaluation as at the end; the checkpoint says
                 // where in the epoch to go on.
                 const model::Network::Totals totals = network.read_totals();
-                report_batch(completed(latest, totals.loss_sum, totals.correct, reported), latest.trained);
+                // A quick check's weights are checked only before a checkpoint: its launches are
+                // those of its batches (what tests that aim a fault at a launch count on).
+                if (report_batch(completed(latest, totals.loss_sum, totals.correct, reported), latest.trained) &&
+                    !checkpoint.empty())
+                    parameters_finite(epoch, rate);
                 if (!checkpoint.empty())
                     write_checkpoint(
                         network,
@@ -287,7 +326,9 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         if (result.stopped) break;
         // One blocking read per epoch: its last batch report and the epoch's figures.
         const model::Network::Totals totals = network.read_totals();
-        report_batch(completed(latest, totals.loss_sum, totals.correct, reported), latest.trained);
+        // An epoch that diverged at its end has no figures to show: its run went back and stopped or paused.
+        bool fine = report_batch(completed(latest, totals.loss_sum, totals.correct, reported), latest.trained) &&
+                    parameters_finite(epoch, latest.report.learning_rate);
         kept.offer_now(runtime, network, result.batches_trained);
         EpochReport report;
         report.epoch = epoch;
@@ -301,14 +342,20 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
             EvaluationWithSamples validation = evaluate_with_samples(network, data.train, data.split.validation, beat);
             report.validation = validation.overall;
             if (validation.samples) report.validation_confusion = std::move(validation.samples->confusion);
+            // Only a loss that is not a number: a finite one may sit far above the training loss
+            // early on without any divergence (session/loss_watch.h).
+            if (fine && !std::isfinite(report.validation->loss))
+                fine = diverge(
+                    divergence_advice(std::string("the validation loss became ") +
+                                          (std::isnan(report.validation->loss) ? "NaN (not a number)" : "infinite"),
+                                      "after epoch " + std::to_string(epoch + 1), latest.report.learning_rate));
         }
         result.epochs_completed = epoch + 1;
         if (!checkpoint.empty())
             write_checkpoint(network,
                              CheckpointPosition{epoch + 1, 0, network.updates(), control.learning_rate(project_rate)},
                              result);
-        // An epoch that diverged at its end has no figures to show: its run went back and paused.
-        if (std::isfinite(report.train_loss)) send(events.epoch, report);
+        if (fine) send(events.epoch, report);
         // Back to what the run is doing: a run stepped through its epoch's end is still paused.
         if (epoch + 1 < settings.epochs && !data.split.validation.empty())
             stage(control.paused() ? Stage::paused : Stage::running, control.paused() ? result.diverged : "");

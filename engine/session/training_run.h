@@ -35,6 +35,7 @@ struct TrainingRun {
     const std::atomic<bool>& detached;  // no events once the job object is gone
     std::chrono::milliseconds report_interval;
     std::vector<io::NamedArray> starting_weights;  // empty: initialise from the project's seed
+    std::filesystem::path starting_file{};         // where they came from, named when they are not finite
     JobSetup::OnDivergence on_divergence = JobSetup::OnDivergence::stop;
     // Resuming: where the run goes on from (nothing: from the start) and the optimiser's state.
     std::optional<CheckpointPosition> resume_at{};
@@ -66,14 +67,16 @@ private:
     void restore_optimizer_state(model::Network& network);
 };
 
-// The loss became NaN or infinite and the job stops (JobSetup::OnDivergence::stop).
+// The training diverged (a loss or weights that are not numbers, or an exploding loss: see
+// session/loss_watch.h) and the job stops (JobSetup::OnDivergence::stop).
 class DivergenceError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
-// What to tell the learner when the loss stops being a number: where, at what rate, and what to try.
-std::string divergence_advice(const BatchReport& report);
+// What to tell the learner when the training diverged: what happened ("the loss became NaN (not a
+// number)"), where ("in epoch 2, batch 14"), at what rate, and what to try.
+std::string divergence_advice(const std::string& what, const std::string& where, float learning_rate);
 
 // The project's network for `shape` images on `runtime`, holding the saved weights.
 std::unique_ptr<model::Network> network_with_weights(ops::Runtime& runtime, const project::Project& project,

@@ -207,7 +207,7 @@ TEST_CASE("a diverging run stops with advice, exits 1 and keeps its last finite 
     const ProcessResult run = run_command(backprop("train " + quote(project) + " --save-weights " + quote(weights)));
     INFO(run.output);
     CHECK(run.exit_code == 1);
-    CHECK_THAT(run.output, Catch::Contains("the loss became ") && Catch::Contains("at learning rate 10: ") &&
+    CHECK_THAT(run.output, Catch::Contains("the loss grew to ") && Catch::Contains("at learning rate 10: ") &&
                                Catch::Contains("lower learning rate (try 1)") && Catch::Contains("normalised") &&
                                Catch::Contains(", the last known to be finite, are saved in " + dir.path().string() +
                                                "/kept.last-finite-after-"));

@@ -720,10 +720,11 @@ TEST_CASE("a report also says what the batches since the previous report did, an
 TEST_CASE("a diverging run goes back to its last finite weights, and stops with advice or pauses with it", "[job]") {
     TempDir dir("job-divergence");
     project::Project wild = small_project();
-    // The most a run accepts, with a weight decay that turns every step into w -= 10 * (g + 10 w),
-    // about w * -99: the weights overflow within a few dozen batches, whatever the data.
+    // The most a run accepts, with a weight decay that turns every step into w -= 10 * (g + w),
+    // about w * -9: the loss explodes within a few batches, whatever the data (a weight decay of
+    // 10 explodes in the second batch, leaving no batch whose weights could be kept).
     wild.training.optimizer.learning_rate = 10.0f;
-    wild.training.optimizer.weight_decay = 10.0f;
+    wild.training.optimizer.weight_decay = 1.0f;
     const auto all_finite = [](const Recorder& run) {
         for (const BatchReport& report : run.batches)
             if (!std::isfinite(report.loss) || !std::isfinite(report.recent_loss)) return false;
@@ -745,7 +746,8 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         run_to_end(run, std::move(setup));
         REQUIRE(run.failure);
         CHECK(run.failure->kind == FailureKind::diverged);
-        CHECK_THAT(run.failure->message, Catch::StartsWith("the loss became "));
+        // Its loss explodes before it overflows: caught while still finite (session/loss_watch.h).
+        CHECK_THAT(run.failure->message, Catch::StartsWith("the loss grew to "));
         CHECK_THAT(run.failure->message, Catch::Contains("at learning rate 10:"));
         CHECK_THAT(run.failure->message, Catch::Contains("lower learning rate (try 1)"));
         CHECK_THAT(run.failure->message, Catch::Contains("normalised"));
@@ -798,14 +800,14 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         REQUIRE(run.wait_until_paused());
         {
             std::lock_guard lock(run.mutex);
-            CHECK_THAT(run.stages.back().activity, Catch::StartsWith("the loss became "));
+            CHECK_THAT(run.stages.back().activity, Catch::StartsWith("the loss grew to "));
             CHECK_THAT(run.stages.back().activity, Catch::Contains("lower learning rate"));
         }
         job.stop();
         REQUIRE(run.wait_until([&] { return run.ended(); }));
         REQUIRE(run.result);
         CHECK(run.result->stopped);
-        CHECK_THAT(run.result->diverged, Catch::StartsWith("the loss became "));
+        CHECK_THAT(run.result->diverged, Catch::StartsWith("the loss grew to "));
         REQUIRE(run.result->kept_after_batches);
         CHECK(*run.result->kept_after_batches + 1 == run.batches.size());
         CHECK(run.result->saved_to == dir.path() / "w.h5");
@@ -819,9 +821,9 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         setup.on_divergence = JobSetup::OnDivergence::pause;
         TrainingJob job(std::move(setup), run.events());
         REQUIRE(run.wait_until_paused());
-        // The weights it went back to are one batch short of the overflow (a loss near 1e37 an
-        // image): a rate this low keeps them there. Had the run not gone back, every loss after
-        // the divergence would be NaN and no report would come.
+        // The weights it went back to are one batch short of the explosion: a rate this low keeps
+        // them there. Had the run not gone back, every loss after the divergence would be above
+        // the limit, then NaN, and no report would come.
         job.set_learning_rate(1e-20f);
         job.resume();
         INFO("no finite report came after the resume");
@@ -832,6 +834,112 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         CHECK(all_finite(run));
         CHECK(finite_values(weights_from(dir.path() / "w.h5")));
     }
+}
+
+TEST_CASE("a loss that explodes but stays finite is a divergence: the run stops with advice and its finite weights",
+          "[job][divergence]") {
+    project::Project wild = small_project();
+    // As above, the weights grow about 99 times a step; the loss passes 1000 times the first
+    // epoch's long before it overflows. Before, only a NaN or infinite loss stopped a run, and a
+    // loss that grew to 3.5e20 without overflowing ended "successfully".
+    wild.training.optimizer.learning_rate = 10.0f;
+    wild.training.optimizer.weight_decay = 10.0f;
+    Recorder run;
+    run_to_end(run, setup_of(wild));
+    REQUIRE(run.failure);
+    CHECK(run.failure->kind == FailureKind::diverged);
+    CHECK_THAT(run.failure->message,
+               Catch::Matches("the loss grew to [0-9.e+]+ an image, more than 1000 times the "
+                              "first epoch's [0-9.e+-]+( \\(and above 1000\\))? in epoch 1, batch [0-9]+, at "
+                              "learning rate 10: the training diverged\\. .*"));
+    // No report above the limit was sent: the lowest of the first epoch's, times 1000.
+    REQUIRE_FALSE(run.batches.empty());
+    double lowest = run.batches.front().recent_loss;
+    for (const BatchReport& report : run.batches) lowest = std::min(lowest, report.recent_loss);
+    for (const BatchReport& report : run.batches) CHECK(report.recent_loss <= std::max(1000 * lowest, 1000.0));
+    REQUIRE_FALSE(run.failure->weights.empty());
+    for (const io::NamedArray& array : run.failure->weights)
+        for (float value : array.values) REQUIRE(std::isfinite(value));
+}
+
+TEST_CASE(
+    "weights that become NaN behind a ReLU are found at the epoch's end: the run stops with the last finite "
+    "weights",
+    "[job][divergence]") {
+    // One training image with a NaN pixel: its gradient makes fc1's weights NaN, but the ReLU
+    // after fc1 turns NaN into 0, so every loss stays finite. Before, the run trained on and saved
+    // NaN weights (and checkpoints) without a word.
+    auto data = std::make_shared<TrainingData>(*small_data());
+    const std::size_t pixels = data->train.shape.per_sample();
+    data->train.images[data->split.train.front() * pixels + 5] = std::numeric_limits<float>::quiet_NaN();
+    TempDir dir("job-nan-weights");
+    Recorder run;
+    JobSetup setup = setup_of(small_project());
+    setup.data = data;
+    setup.checkpoint = dir.path() / "c.h5";
+    run_to_end(run, std::move(setup));
+    REQUIRE(run.failure);
+    CHECK(run.failure->kind == FailureKind::diverged);
+    CHECK_THAT(run.failure->message, Catch::Matches("the weights became NaN or infinite \\([0-9]+ values of "
+                                                    "'fc1\\.weight'.*\\) in epoch 1, at learning rate 0\\.05: "
+                                                    "the training diverged\\. .*"));
+    for (const BatchReport& report : run.batches) CHECK(std::isfinite(report.recent_loss));  // hidden from the loss
+    CHECK(run.epochs.empty());
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "c.h5"));  // checked before any checkpoint
+    // The snapshots taken after the NaN arrived were never kept, though a finite loss followed them.
+    REQUIRE_FALSE(run.failure->weights.empty());
+    for (const io::NamedArray& array : run.failure->weights)
+        for (float value : array.values) REQUIRE(std::isfinite(value));
+}
+
+TEST_CASE("a validation loss that is not a number is a divergence", "[job][divergence]") {
+    // No ReLU to hide it: a validation image with a NaN pixel makes the validation loss NaN while
+    // training, which never sees that image, goes on well. Before, "validation loss nan" was
+    // reported and the run went on.
+    project::Project linear = small_project();
+    linear.network.layers = {model::input_layer(), model::flatten("flatten"),
+                             model::dense("out", 2, train::Initializer::glorot_uniform)};
+    auto data = std::make_shared<TrainingData>(*small_data());
+    const std::size_t pixels = data->train.shape.per_sample();
+    data->train.images[data->split.validation.front() * pixels + 3] = std::numeric_limits<float>::quiet_NaN();
+    Recorder run;
+    JobSetup setup = setup_of(linear);
+    setup.data = data;
+    run_to_end(run, std::move(setup));
+    REQUIRE(run.failure);
+    CHECK(run.failure->kind == FailureKind::diverged);
+    CHECK_THAT(run.failure->message,
+               Catch::StartsWith("the validation loss became NaN (not a number) after epoch 1, at learning rate 0.05: "
+                                 "the training diverged. "));
+    CHECK(run.epochs.empty());
+}
+
+TEST_CASE("starting weights that are not finite are refused with their file named", "[job][divergence]") {
+    TempDir dir("job-nan-start");
+    const std::filesystem::path good = dir.path() / "good.h5", bad = dir.path() / "bad.h5";
+    Recorder first;
+    JobSetup setup = setup_of(small_project());
+    setup.save_weights = good;
+    setup.batch_limit = 2;
+    run_to_end(first, std::move(setup));
+    REQUIRE(first.result);
+    const SavedWeights saved = read_saved_weights(good);
+    std::vector<io::NamedArray> arrays = weights_for_network(saved, small_project(), small_data()->train.shape);
+    REQUIRE(arrays.front().name == "fc1.weight");
+    arrays.front().values[3] = std::numeric_limits<float>::quiet_NaN();
+    save_trained_weights(bad, small_project(), *saved.card, arrays);
+
+    Recorder run;
+    JobSetup from_bad = setup_of(small_project());
+    from_bad.weights = bad;
+    run_to_end(run, std::move(from_bad));
+    REQUIRE(run.failure);
+    CHECK(run.failure->kind == FailureKind::file);
+    CHECK(run.failure->file == bad.string());
+    CHECK(run.failure->message == bad.string() +
+                                      ": holds NaN or infinite values (1 value of 'fc1.weight'): a run cannot start "
+                                      "from them; start from other weights, or from new ones");
+    CHECK(run.batches.empty());
 }
 
 TEST_CASE("a failure after training keeps the weights trained", "[job]") {
