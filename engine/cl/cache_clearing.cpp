@@ -45,9 +45,9 @@ CacheClearing::CacheClearing(const fs::path& cache_root)
     fs::remove(marker_, error);
     const LiveMark& mark = marks.front();
     throw CacheInUseError("process " + std::to_string(mark.process) + " is " +
-                          (mark.building ? "building kernels for " : "using ") + "the device of " +
+                          (mark.building ? "building kernels in " : "using the kernels in ") +
                           (cache_root / "kernels" / mark.device_folder).string() +
-                          (marks.size() > 1 ? " (and " + std::to_string(marks.size() - 1) + " more)" : "") +
+                          (marks.size() > 1 ? " (and " + std::to_string(marks.size() - 1) + " more processes)" : "") +
                           ", and emptying the caches under it could make its driver abort it; nothing was "
                           "cleared: clear again once it has ended");
 }

@@ -186,7 +186,7 @@ TEST_CASE("cache clear refuses while another process builds kernels, names it, a
     CHECK(refused.exit_code == 1);
     const std::string shell = refused.output.substr(refused.output.rfind("shell ") + 6);
     CHECK_THAT(refused.output, Catch::Contains("backprop cache: error: process " + shell.substr(0, shell.find('\n')) +
-                                               " is building kernels for the device of " + folder.string()) &&
+                                               " is building kernels in " + folder.string()) &&
                                    Catch::Contains("nothing was cleared: clear again once it has ended"));
     CHECK(files_with_extension(dir.path() / "kernels", ".bin") == entries);
     CHECK(files_with_extension(dir.path() / "pocl", ".so") == libraries);

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
+#include "engine/cl/cache_clearing.h"
 #include "engine/cl/device_use_mark.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/cl/pocl_cache_check.h"
@@ -316,4 +317,24 @@ TEST_CASE("PoCL kernel libraries cut short are removed before PoCL can load them
                                                     " held 2 damaged kernel libraries (") &&
                                       Catch::EndsWith("which would have aborted the program: removed, PoCL builds "
                                                       "them anew"));
+}
+
+TEST_CASE("a clear's marker whose process died, or this process's own, holds no builder back, and a clear removes it",
+          "[crash-guard]") {
+    test::TempDir root("use-mark-clearing");
+    const device::DeviceDescription device = pocl_device("cpu-one");
+    touch(root.path() / "kernels" / (std::string("clearing-") + std::to_string(dead_process)));
+    // Returns at once: a marker of a live process would hold it back for up to 60 s.
+    cl::wait_while_cache_is_cleared(root.path());
+    const cl::DeviceUseMark in_use(root.path(), device);
+    CHECK(fs::exists(in_use.path()));
+    // This process's own use mark does not hold back its own clear; the clear's marker goes after.
+    const fs::path marker = root.path() / "kernels" / ("clearing-" + std::to_string(cl::current_process_id()));
+    {
+        const cl::CacheClearing clearing(root.path());
+        CHECK(fs::exists(marker));
+        cl::wait_while_cache_is_cleared(root.path());  // this process's own clear holds nothing back
+    }
+    CHECK_FALSE(fs::exists(marker));
+    CHECK(cl::live_marks(root.path()).empty());  // this process's marks are not another's
 }
