@@ -11,6 +11,7 @@
 #include "engine/cl/device_use_mark.h"
 #include "engine/cl/kernel_cache.h"
 #include "engine/cl/kernel_library.h"
+#include "engine/device/build_check.h"
 #include "engine/session/number_text.h"
 
 namespace bps::cli {
@@ -26,7 +27,9 @@ const char* const cache_help =
     "\n"
     "  info     the folder, the entries per device and their size\n"
     "  warm     build the engine's kernels for a device now, timing each program\n"
-    "  clear    delete every cached program, and the drivers' caches kept beside them\n";
+    "  clear    delete every cached program, and the drivers' caches kept beside them (and\n"
+    "           PoCL's in POCL_CACHE_DIR when you set it); refused while another backprop\n"
+    "           process builds or uses kernels, which it names\n";
 
 namespace {
 
@@ -87,6 +90,22 @@ int cache_warm(Arguments& arguments) {
     return exit_ok;
 }
 
+// The crash guard's check (engine/device/build_check.h), not in the help: builds every program for
+// the device in this separate process, without a use mark (its parent holds the guard), and says
+// when it starts and when it is done, so that its parent can tell a death in the build.
+int cache_check_build(Arguments& arguments) {
+    const std::string request = cl::device_request(arguments.take_option("--device"));
+    arguments.expect_nothing_left();
+    const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
+    const cl::DeviceInfo& device = devices.at(cl::find_device(devices, request));
+    cl::KernelCache cache(cl::kernel_cache_dir());
+    const cl::Context context(device);
+    std::cout << device::check_build_started << std::endl;
+    (void)cl::build_engine_programs(context, &cache);
+    std::cout << device::check_build_finished << std::endl;
+    return exit_ok;
+}
+
 int cache_clear(Arguments& arguments) {
     arguments.expect_nothing_left();
     for (const std::string& line : device::clear_kernel_caches()) std::cout << line << "\n";
@@ -101,6 +120,7 @@ int run_cache(Arguments& arguments) {
     if (*action == "info") return cache_info(arguments);
     if (*action == "warm") return cache_warm(arguments);
     if (*action == "clear") return cache_clear(arguments);
+    if (*action == "check-build") return cache_check_build(arguments);
     throw UsageError("unknown cache action '" + *action + "'");
 }
 

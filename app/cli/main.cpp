@@ -9,6 +9,7 @@
 #include "app/cli/program_path.h"
 #include "app/cli/run_job.h"
 #include "app/cli/terminal.h"
+#include "engine/device/build_check.h"
 #include "engine/device/device_description.h"
 #include "engine/session/build_info.h"
 
@@ -95,6 +96,8 @@ int main(int argc, char** argv) {
     try {
         // Before the first OpenCL call, so the drivers' caches persist beside ours.
         bps::device::point_driver_caches_beside_ours();
+        // Before the crash guard skips a device, it builds in a separate process: this program.
+        bps::device::check_builds_with(program_path());
         return command->run(arguments);
     } catch (const UsageError& error) {
         std::cerr << "backprop " << command->name << ": " << error.what() << "\n\n" << command->help;

@@ -15,6 +15,7 @@
 #include "app/gui/startup_facts.h"
 #include "app/gui/startup_warning.h"
 #include "app/gui/training_controller.h"
+#include "engine/device/build_check.h"
 #include "engine/device/device_description.h"
 #include "engine/session/build_info.h"
 #include "ui/datasets/dataset_list_model.h"
@@ -55,6 +56,11 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("Backprop Studio");
     QApplication::setOrganizationName("Backprop Studio");
     QApplication::setApplicationVersion(QString::fromStdString(bps::session::program_version()));
+    // Before the crash guard skips a device, it builds in a separate process: the command line
+    // beside the studio. Without it, the guard skips the device as before.
+    const std::filesystem::path command_line = bps::app::ComparisonController::command_line_beside_studio();
+    std::error_code missing;
+    if (std::filesystem::is_regular_file(command_line, missing)) bps::device::check_builds_with(command_line);
     // The desktop entry's name, so that Wayland shells match the window to its entry and icon.
     QGuiApplication::setDesktopFileName("io.github.backpropstudio.BackpropStudio");
     QIcon icon;

@@ -4,6 +4,8 @@
 #include <optional>
 #include <system_error>
 
+#include "engine/cl/pocl_cache_check.h"
+
 namespace bps::cl {
 
 namespace fs = std::filesystem;
@@ -129,17 +131,47 @@ std::vector<DriverCache> driver_caches(const fs::path& cache_root) {
             {"Intel", "NEO_CACHE_DIR", cache_root / "neo"}};
 }
 
+std::vector<DriverCache> driver_caches_to_clear(const fs::path& cache_root) {
+    std::vector<DriverCache> caches = driver_caches(cache_root);
+    const std::size_t beside = caches.size();
+    for (std::size_t i = 0; i < beside; ++i) {
+        const std::optional<fs::path> chosen = get_env_path(caches[i].variable.c_str());
+        if (!chosen || chosen->empty()) continue;
+        // point_vendor_caches_under sets the variable to our own folder: that one is listed already.
+        std::error_code ignored;
+        if (fs::weakly_canonical(*chosen, ignored) == fs::weakly_canonical(caches[i].folder, ignored)) continue;
+        caches.push_back({caches[i].driver, caches[i].variable, *chosen, true});
+    }
+    return caches;
+}
+
 std::size_t clear_driver_caches(const std::vector<DriverCache>& caches) {
     std::size_t removed = 0;
     for (const DriverCache& cache : caches) {
-        std::error_code error;
-        for (fs::directory_iterator entry(cache.folder, error), end; !error && entry != end; entry.increment(error)) {
+        // A folder the user chose may hold anything (it may be their home folder): only what is
+        // surely PoCL's own in it goes, and nothing of the others'.
+        std::vector<fs::path> entries;
+        if (cache.set_by_user) {
+            if (cache.driver != "PoCL") continue;
+            entries = pocl_cache_entries(cache.folder);
+        } else {
+            std::error_code error;
+            for (fs::directory_iterator entry(cache.folder, error), end; !error && entry != end; entry.increment(error))
+                entries.push_back(entry->path());
+        }
+        for (const fs::path& entry : entries) {
             std::error_code ignored;
-            const std::uintmax_t count = fs::remove_all(entry->path(), ignored);
+            const std::uintmax_t count = fs::remove_all(entry, ignored);
             if (count != static_cast<std::uintmax_t>(-1)) removed += static_cast<std::size_t>(count);
         }
     }
     return removed;
+}
+
+std::string driver_cache_advice(const DriverCache& cache) {
+    if (!cache.set_by_user || cache.driver == "PoCL") return {};
+    return "delete the files in " + path_text(cache.folder) + ", which " + cache.variable + " points " + cache.driver +
+           "'s driver at, if it keeps failing";
 }
 
 ChildCacheEnvironment::ChildCacheEnvironment(const fs::path& root) {

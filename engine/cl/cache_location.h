@@ -20,13 +20,25 @@ std::filesystem::path kernel_cache_dir();
 struct DriverCache {
     std::string driver;            // "PoCL", "NVIDIA", "Intel"
     std::string variable;          // the environment variable that points it: "POCL_CACHE_DIR", ...
-    std::filesystem::path folder;  // cache_root / "pocl", "cuda", "neo"
+    std::filesystem::path folder;  // cache_root / "pocl", "cuda", "neo", or where the user's variable points
+    bool set_by_user = false;      // the folder is the user's variable's, not one beside ours
 };
 std::vector<DriverCache> driver_caches(const std::filesystem::path& cache_root);
 
-// Removes everything inside each driver cache folder (the folders stay, so the environment
-// that points at them stays valid); returns how many files and folders were removed.
+// The driver caches to empty when a driver may have crashed on one of its files, or on `cache
+// clear`: those beside cache_root, then each that the user's own variable points elsewhere (PoCL
+// reads POCL_CACHE_DIR whatever we set), with set_by_user.
+std::vector<DriverCache> driver_caches_to_clear(const std::filesystem::path& cache_root);
+
+// Removes everything inside each driver cache folder beside ours (the folders stay, so the
+// environment that points at them stays valid); returns how many files and folders were removed.
+// In a folder the user chose, only what is surely the driver's own goes: PoCL's entries
+// (pocl_cache_check.h); nothing of NVIDIA's or Intel's (see driver_cache_advice).
 std::size_t clear_driver_caches(const std::vector<DriverCache>& caches);
+
+// For a user's folder that clear_driver_caches cannot empty safely: what to delete by hand
+// ("delete the files in FOLDER, which NEO_CACHE_DIR points Intel's driver at"); "" otherwise.
+std::string driver_cache_advice(const DriverCache& cache);
 
 // Points vendor driver caches under cache_root where the user has not set them:
 // POCL_CACHE_DIR -> root/pocl, CUDA_CACHE_PATH -> root/cuda, NEO_CACHE_DIR -> root/neo with

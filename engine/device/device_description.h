@@ -68,9 +68,11 @@ std::vector<DeviceDescription> list_devices();
 // user set them. Call once at start-up, before the first OpenCL call.
 void point_driver_caches_beside_ours();
 
-// Empties the kernel cache and the drivers' caches kept beside it (never one the user pointed
-// elsewhere): what `backprop cache clear` and the studio's Devices tab do. One line per folder,
-// for the learner: "removed 12 cached programs from FOLDER", "emptied PoCL's cache in FOLDER".
+// Empties the kernel cache and the drivers' caches kept beside it, and PoCL's "kcache" folder in
+// one the user pointed elsewhere (of NVIDIA's and Intel's there, it says what to delete): what
+// `backprop cache clear` and the studio's Devices tab do. One line per folder, for the learner:
+// "removed 12 cached programs from FOLDER", "emptied PoCL's cache in FOLDER". Throws
+// cl::CacheInUseError (a std::runtime_error naming it) while another process uses the caches.
 std::vector<std::string> clear_kernel_caches();
 
 // Uses a device skipped by the start-up crash guard again (what `backprop devices --enable` and

@@ -253,8 +253,10 @@ TEST_CASE(
                                                "(no watchdog) to 86400, not 'soon'"));
 }
 
-TEST_CASE("a device whose compiler kills the program twice is skipped with how to enable it, and devices --enable does",
-          "[cli][reliability][crash-guard]") {
+TEST_CASE(
+    "a device whose compiler kills the program twice, and a separate build too, is skipped with how to enable it, and "
+    "devices --enable does",
+    "[cli][reliability][crash-guard]") {
     TempDir dir("cli-crash-guard");
     // A cache of its own: the runs below clear it, and mark the device in it.
     const std::string cache = "BACKPROP_CACHE_DIR=" + quote(dir.path() / "cache") + " ";
@@ -265,14 +267,16 @@ TEST_CASE("a device whose compiler kills the program twice is skipped with how t
         CHECK(died.exit_code != 0);
         CHECK(died.exit_code != 1);  // killed, not an error it reported
     }
-    const ProcessResult third = run_command(cache + backprop("cache warm"));
+    // The compiler crashes again in the separate build the guard makes before it skips the device.
+    const ProcessResult third = run_command(cache + "BACKPROP_INJECT_FAULT=crash:1 " + backprop("cache warm"));
     INFO(third.output);
     CHECK(third.exit_code == 1);
     CHECK_THAT(third.output,
                Catch::Contains("note: an earlier run (process ") &&
                    Catch::Contains(" is skipped from now on: the program died while building kernels "
                                    "for it (processes ") &&
-                   Catch::Contains("also after its caches were cleared; run 'backprop devices --enable "));
+                   Catch::Contains("also after its caches were cleared, and so did a build in a separate process; "
+                                   "run 'backprop devices --enable "));
     CHECK_THAT(third.output, !Catch::Contains("built from source"));
 
     const ProcessResult train = run_command(cache + backprop("train mlp --batches 1"));

@@ -175,7 +175,7 @@ private slots:
 
     void aNoteFromTheEngineReachesTheUiThread() {
         // A mark left by a process that died while it used the device: the run clears that
-        // device's cached kernels, says so in a note, and trains on.
+        // device's driver cache, says so in a note, and trains on.
         QTemporaryDir cache;
         QVERIFY(cache.isValid());
         const QByteArray old_cache = qgetenv("BACKPROP_CACHE_DIR");
