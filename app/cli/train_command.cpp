@@ -78,9 +78,7 @@ int run_train(Arguments& arguments) {
     const std::optional<std::string> checkpoint_file = arguments.take_option("--checkpoint");
     const bool run_folder = !arguments.take_flag("--no-run-folder");
     arguments.expect_nothing_left();
-    if (rate && !train::learning_rate_accepted(*rate))
-        throw UsageError(std::string("--lr needs a learning rate ") + train::learning_rate_range + ", not " +
-                         session::format_rate(*rate));
+    check_learning_rate(rate);
 
     session::JobSetup setup = job_setup(session::JobTask::train, open_project(word), device_flag);
     setup.epochs = epochs;
