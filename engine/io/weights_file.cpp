@@ -243,6 +243,11 @@ std::string read_embedded_project(const std::filesystem::path& file, hid_t root)
     if (facts->stored_bytes > max_embedded_project_bytes) throw too_large(facts->stored_bytes);
     const std::optional<std::string> project =
         facts->kind == "text" ? hdf5::read_string(root, "project") : std::nullopt;
+    // Text that HDF5 would not give back is damaged, or met a computer out of memory.
+    if (!project && facts->kind == "text")
+        throw WeightsFileError(file,
+                               "has a project that HDF5 could not read: the file is damaged, or this computer "
+                               "is out of memory");
     if (!project || project->empty())
         throw WeightsFileError(file, "has a damaged project: its 'project' attribute holds " +
                                          (project ? std::string("empty text") : facts->kind) +
