@@ -201,9 +201,21 @@ private:
     std::string path_;
 };
 
+// More values than any project holds (a large one has a few thousand). Counted while parsing:
+// 16 MiB of "[0,0,0..." would otherwise become 8 million values and hundreds of MB, and a parse
+// that runs out of memory half-way can abort the process in nlohmann::json's destructor.
+constexpr std::size_t kMostValues = 1'000'000;
+
 json parse_json(std::string_view text, const std::string& source) {
+    std::size_t values = 0;
+    const json::parser_callback_t count = [&](int, json::parse_event_t event, json&) {
+        if (event == json::parse_event_t::value && ++values > kMostValues)
+            throw ProjectError(source, "holds more than " + std::to_string(kMostValues) +
+                                           " values, far more than any project; is it the right file?");
+        return true;
+    };
     try {
-        return json::parse(text.begin(), text.end());
+        return json::parse(text.begin(), text.end(), count);
     } catch (const json::parse_error& error) {
         const io::JsonDamage damage = io::json_damage(text, error);
         throw ProjectError(source, "is not valid JSON (line " + std::to_string(damage.line) + ", column " +
