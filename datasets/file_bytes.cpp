@@ -72,9 +72,12 @@ private:
     void ask_header(std::size_t size) {
         asked_ = true;
         const std::uint64_t most = (*limit_of_)(std::span<const std::uint8_t>(bytes_.data(), size));
-        if (most >= limit_) return;
-        limit_ = most;
-        from_header_ = true;
+        if (most < limit_) {
+            limit_ = most;
+            from_header_ = true;
+        }
+        // Reserved even when the header promises as much as the limit allows: growing by doubling
+        // towards 4 GiB once took twice the data in memory, and copied it.
         const std::uint64_t wanted = std::min(limit_, held_);
         try {
             bytes_.reserve(static_cast<std::size_t>(wanted) + 1);

@@ -2,9 +2,11 @@
 
 #include <array>
 #include <cstdio>
+#include <new>
 #include <stdexcept>
 
 #include "datasets/file_bytes.h"
+#include "datasets/machine_memory.h"
 
 namespace bps::datasets {
 namespace {
@@ -158,7 +160,12 @@ IdxImages read_idx_images(const std::filesystem::path& file) {
     const std::string need = "images need 3 (count, height, width)";
     std::vector<std::uint8_t> bytes = read_file_bytes(file, 4 + 3 * 4, [&](std::span<const std::uint8_t> first) {
         const IdxContents header = read_header(file, {first.begin(), first.end()}, 3, need);
-        return most_file_bytes(file, header, image_data_bytes(file, header));
+        const std::uint64_t data = image_data_bytes(file, header);
+        const std::uint64_t limit = most_file_bytes(file, header, data);
+        // The pixels are read as bytes, then become the dataset's float numbers.
+        check_fits_in_memory(file, data * (1 + sizeof(float)),
+                             std::to_string(data) + " pixels its header promises, as bytes and as numbers");
+        return limit;
     });
     const IdxContents contents = read_header(file, bytes, 3, need);
     check_data_size(file, bytes, contents, image_data_bytes(file, contents));
@@ -213,7 +220,13 @@ Dataset read_idx_dataset(const std::filesystem::path& images_file, const std::fi
     dataset.name = std::move(name);
     dataset.shape = ImageShape{1, images.height, images.width};
     dataset.class_names = std::move(class_names);
-    dataset.images.resize(images.pixels.size());
+    try {
+        dataset.images.resize(images.pixels.size());
+    } catch (const std::bad_alloc&) {
+        throw DatasetError(images_file, "needs " + std::to_string(images.pixels.size() * sizeof(float)) +
+                                            " bytes of memory for its pixels as numbers, more than this computer "
+                                            "can give now");
+    }
     for (std::size_t i = 0; i < images.pixels.size(); ++i) dataset.images[i] = images.pixels[i] / 255.0f;
     dataset.labels.assign(labels.begin(), labels.end());
     return dataset;

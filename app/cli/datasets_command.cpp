@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/printable.h"
 #include "app/cli/terminal.h"
 #include "datasets/catalogue.h"
 #include "datasets/data_location.h"
@@ -153,10 +154,11 @@ void draw_sample(const ds::Dataset& dataset, std::size_t index) {
 }
 
 void describe(const ds::Dataset& dataset) {
-    std::cout << dataset.name << ": " << dataset.size() << " images of " << dataset.shape.to_string() << "\n";
+    std::cout << printable(dataset.name) << ": " << dataset.size() << " images of " << dataset.shape.to_string()
+              << "\n";
     const std::vector<std::size_t> counts = dataset.class_histogram();
     for (std::size_t label = 0; label < dataset.class_count(); ++label)
-        std::cout << "  " << label << "  " << dataset.class_names[label] << ": " << counts[label] << "\n";
+        std::cout << "  " << label << "  " << printable(dataset.class_names[label]) << ": " << counts[label] << "\n";
 }
 
 std::pair<int, int> parse_size(const std::string& text) {
@@ -206,8 +208,8 @@ int show(Arguments& arguments) {
             throw UsageError("--sample " + *sample + " is past the last image (" + std::to_string(dataset.size() - 1) +
                              ") of " + dataset.name);
         const auto label = static_cast<std::size_t>(dataset.labels[index]);
-        std::cout << dataset.name << " image " << index << ": label " << label << " (" << dataset.class_names[label]
-                  << ")\n";
+        std::cout << printable(dataset.name) << " image " << index << ": label " << label << " ("
+                  << printable(dataset.class_names[label]) << ")\n";
         draw_sample(dataset, index);
         return exit_ok;
     }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/printable.h"
 #include "app/cli/project_argument.h"
 #include "app/cli/run_job.h"
 #include "engine/session/number_text.h"
@@ -35,7 +36,7 @@ std::string heading(const std::string& name, std::size_t width) {
 
 std::string name_of(const std::vector<std::string>& names, int label) {
     const auto index = static_cast<std::size_t>(label);
-    return index < names.size() ? names[index] : std::to_string(label);
+    return index < names.size() ? printable(names[index]) : std::to_string(label);
 }
 
 void print_confusion(std::ostream& out, const session::SampleEvaluation& evaluation,

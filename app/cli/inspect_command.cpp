@@ -12,6 +12,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/file_clashes.h"
 #include "app/cli/predictor_argument.h"
+#include "app/cli/printable.h"
 #include "datasets/dataset.h"
 #include "engine/io/picture.h"
 #include "engine/io/weights_file.h"
@@ -183,7 +184,7 @@ int inspect(Arguments& arguments) {
     text << image_file.string() << ":";
     const char* separator = " ";
     for (const session::ClassScore& score : top) {
-        text << separator << card.class_names[static_cast<std::size_t>(score.label)] << " " << std::fixed
+        text << separator << printable(card.class_names[static_cast<std::size_t>(score.label)]) << " " << std::fixed
              << std::setprecision(3) << score.probability;
         separator = ", ";
     }
@@ -210,10 +211,10 @@ int inspect(Arguments& arguments) {
             entry["picture"] = file.string();
         }
         report["layers"].push_back(entry);
-        text << std::left << std::setw(20) << layer.name << std::setw(18) << model::layer_type_name(layer.type)
-             << std::setw(14) << shape_text(layer) << std::right << std::setprecision(3) << std::setw(11) << figures.min
-             << std::setw(11) << figures.max << std::setw(11) << figures.mean << std::setw(7) << std::setprecision(0)
-             << figures.zero_fraction * 100 << "%\n";
+        text << std::left << std::setw(20) << printable(layer.name) << std::setw(18)
+             << model::layer_type_name(layer.type) << std::setw(14) << shape_text(layer) << std::right
+             << std::setprecision(3) << std::setw(11) << figures.min << std::setw(11) << figures.max << std::setw(11)
+             << figures.mean << std::setw(7) << std::setprecision(0) << figures.zero_fraction * 100 << "%\n";
     }
     if (activations_dir)
         text << "\nactivations: " << layers.size() << (layers.size() == 1 ? " picture" : " pictures") << " in "

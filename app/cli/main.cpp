@@ -2,10 +2,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/printable.h"
 #include "app/cli/program_path.h"
 #include "app/cli/run_job.h"
 #include "app/cli/terminal.h"
@@ -111,8 +113,16 @@ int main(int argc, char** argv) {
         // The job's worker is stuck inside the driver: a normal exit would run the driver's
         // teardown, which waits for it. Nothing is left to save.
         std::_Exit(1);
+    } catch (const std::bad_alloc&) {
+        // Readers name their file when they run out; this is what is left (a network's buffers,
+        // a report): at least the command, and not the bare "std::bad_alloc".
+        std::cerr << "backprop " << command->name
+                  << ": error: out of memory: this computer could not give the command the memory it needed; "
+                     "close other programs, or use a smaller dataset, batch or network\n";
+        return exit_failure;
     } catch (const std::exception& error) {
-        std::cerr << "backprop " << command->name << ": error: " << error.what() << "\n";
+        // Messages quote names from files (a layer, a class): their control characters are escaped.
+        std::cerr << "backprop " << command->name << ": error: " << bps::cli::printable(error.what(), true) << "\n";
         return exit_failure;
     }
 }

@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/predictor_argument.h"
+#include "app/cli/printable.h"
 #include "engine/session/reports.h"
 
 namespace bps::cli {
@@ -40,10 +41,10 @@ void print_prediction(const std::string& file, const std::vector<float>& probabi
         std::cout << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return;
     }
-    std::cout << file << ":";
+    std::cout << printable(file) << ":";
     const char* separator = " ";
     for (const session::ClassScore& score : top) {
-        std::cout << separator << class_names[static_cast<std::size_t>(score.label)] << " " << std::fixed
+        std::cout << separator << printable(class_names[static_cast<std::size_t>(score.label)]) << " " << std::fixed
                   << std::setprecision(3) << score.probability;
         separator = ", ";
     }

@@ -6,8 +6,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "app/cli/arguments.h"
 #include "app/cli/terminal.h"
 #include "engine/device/device_description.h"
+#include "engine/session/number_text.h"
+#include "engine/train/optimizer_settings.h"
 
 namespace bps::cli {
 
@@ -64,6 +67,12 @@ session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
     }
     if (!result) throw std::logic_error("the training job ended without a result");
     return *result;
+}
+
+void check_learning_rate(const std::optional<double>& rate) {
+    if (rate && !train::learning_rate_accepted(*rate))
+        throw UsageError(std::string("--lr needs a learning rate ") + train::learning_rate_range + ", not " +
+                         session::format_exact(*rate));
 }
 
 }  // namespace bps::cli

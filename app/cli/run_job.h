@@ -28,6 +28,10 @@ public:
 session::JobResult run_job(session::JobSetup setup, session::JobEvents events,
                            const std::function<void()>& interrupted = {});
 
+// --lr's value, as train and resume take it: UsageError outside train::learning_rate_range, with
+// every digit given ("not 10.0000001", never "not 10").
+void check_learning_rate(const std::optional<double>& rate);
+
 // What `backprop train` and `backprop resume` share: runs the training job, printing its facts,
 // progress and epochs, and what was saved. Returns the exit status.
 // With `run_folder`, a project file's run is also recorded in a new folder beside it, as the

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/printable.h"
 #include "app/cli/project_argument.h"
 #include "engine/session/number_text.h"
 #include "engine/session/run_evaluation.h"
@@ -85,10 +86,10 @@ int run_runs(Arguments& arguments) {
               << "  device\n";
     for (const session::RunRecord& run : runs) {
         const session::RunReceipt& receipt = run.receipt;
-        std::cout << std::left << std::setw(24) << run.id() << std::setw(22) << receipt.name << std::setw(10)
+        std::cout << std::left << std::setw(24) << run.id() << std::setw(22) << printable(receipt.name) << std::setw(10)
                   << receipt.outcome << std::right << std::setw(7) << receipt.epochs_completed << std::setw(12)
                   << accuracy_text(receipt.validation) << std::setw(10) << accuracy_text(receipt.test) << "  "
-                  << receipt.device << "\n";
+                  << printable(receipt.device) << "\n";
     }
     return exit_ok;
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/printable.h"
 #include "app/cli/project_argument.h"
 #include "engine/session/number_text.h"
 
@@ -25,7 +26,7 @@ int run_summary(Arguments& arguments) {
     const session::DataFacts facts = session::project_data_facts(opened.project.dataset);
     const model::GraphAnalysis analysis = check_project(opened, facts);
 
-    const std::string name = opened.project.name.empty() ? opened.source : opened.project.name;
+    const std::string name = printable(opened.project.name.empty() ? opened.source : opened.project.name);
     std::cout << "Project '" << name << "' on " << facts.title << " (" << facts.shape.to_string() << ", "
               << facts.class_count << " classes)\n\n";
     std::ostringstream table;
@@ -34,7 +35,7 @@ int run_summary(Arguments& arguments) {
           << "\n";
     table << std::string(89, '=') << "\n";
     for (const model::LayerAnalysis& layer : analysis.layers) {
-        const std::string title = layer.spec.name + " (" + model::layer_type_name(layer.spec.type) + ")";
+        const std::string title = printable(layer.spec.name) + " (" + model::layer_type_name(layer.spec.type) + ")";
         table << std::left << std::setw(34) << title << std::setw(16) << layer.output.sample_text() << std::right
               << std::setw(12) << session::format_thousands(layer.parameters) << std::setw(15)
               << session::format_flops(layer.flops) << std::setw(12) << session::format_bytes(layer.activation_bytes)

@@ -79,9 +79,7 @@ int run_train(Arguments& arguments) {
     const std::optional<std::string> checkpoint_file = arguments.take_file_option("--checkpoint");
     const bool run_folder = !arguments.take_flag("--no-run-folder");
     arguments.expect_nothing_left();
-    if (rate && !train::learning_rate_accepted(*rate))
-        throw UsageError(std::string("--lr needs a learning rate ") + train::learning_rate_range + ", not " +
-                         session::format_rate(*rate));
+    check_learning_rate(rate);
 
     OpenedProject opened = open_project(word);
     // (A project file named as an output is refused by the job, which suggests a name for the weights.)

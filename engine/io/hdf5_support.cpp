@@ -131,6 +131,31 @@ std::optional<long long> read_int(hid_t object, const char* name) {
     return value;
 }
 
+std::optional<AttributeFacts> attribute_facts(hid_t object, const char* name) {
+    std::optional<Handle> attribute = open_attribute(object, name);
+    if (!attribute) return std::nullopt;
+    Handle type(H5Aget_type(attribute->get()), H5Tclose);
+    Handle space(H5Aget_space(attribute->get()), H5Sclose);
+    const hssize_t count = space.valid() ? H5Sget_simple_extent_npoints(space.get()) : -1;
+    AttributeFacts facts{"an unreadable value", H5Aget_storage_size(attribute->get())};
+    if (!type.valid() || count < 0) return facts;
+    const bool many = H5Sget_simple_extent_type(space.get()) == H5S_SIMPLE;
+    const std::string counted = std::to_string(count);
+    switch (H5Tget_class(type.get())) {
+        case H5T_STRING:
+            facts.kind = many ? counted + " texts" : "text";
+            break;
+        case H5T_INTEGER:
+        case H5T_FLOAT:
+            facts.kind = many ? counted + " numbers" : "a number";
+            break;
+        default:
+            facts.kind = many ? counted + " values that are not text" : "a value that is not text";
+    }
+    if (count == 0) facts.kind = "nothing";
+    return facts;
+}
+
 bool exists(hid_t object, const std::string& path) {
     // H5Lexists checks one link: every step of the path must be checked in turn.
     std::size_t start = 0;

@@ -4,6 +4,7 @@
 // and array reads and writes that Keras-layout and format-1 files share. Private to engine/io.
 #include <hdf5.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -67,6 +68,16 @@ std::optional<std::string> read_string(hid_t object, const char* name);
 std::optional<long long> read_int(hid_t object, const char* name);
 
 bool exists(hid_t object, const std::string& path);
+
+// What attribute `name` holds, in a message's words: "text", "3 texts", "a number", "4 numbers",
+// "nothing", "an unreadable value" (nullopt when there is no such attribute), and the bytes its
+// values take in the file (a variable-length string's own bytes live in the file's heap, which
+// only reading finds: for those, the size of the references).
+struct AttributeFacts {
+    std::string kind;
+    std::uint64_t stored_bytes = 0;
+};
+std::optional<AttributeFacts> attribute_facts(hid_t object, const char* name);
 
 // Little-endian float32 dataset `name` under `group`; false when HDF5 refused.
 bool write_floats(hid_t group, const std::string& name, const std::vector<int>& dims, const std::vector<float>& values);

@@ -2,12 +2,15 @@
 
 #include <atomic>
 #include <fstream>
+#include <new>
 #include <optional>
 #include <set>
 
 #include "engine/io/atomic_file.h"
+#include "engine/io/bounded_text.h"
 #include "engine/io/hdf5_heap_check.h"
 #include "engine/io/hdf5_support.h"
+#include "engine/io/input_file.h"
 
 namespace bps::io {
 
@@ -94,7 +97,8 @@ void write_layers(const std::filesystem::path& file, hid_t root, const WeightsFi
                        hdf5::write_strings(root, "format", {kFormatName}, true) &&
                        hdf5::write_int(root, "format_version", kFormatVersion) &&
                        hdf5::write_strings(root, "model_card", {contents.model_card}, true) &&
-                       hdf5::write_strings(root, "project", {contents.project}, true) &&
+                       // No project, no attribute: an empty one reads back as damaged.
+                       (contents.project.empty() || hdf5::write_strings(root, "project", {contents.project}, true)) &&
                        (contents.program_version.empty() ||
                         hdf5::write_strings(root, "backprop_version", {contents.program_version}, true)),
                    "the file's attributes");
@@ -153,12 +157,15 @@ std::string file_image(const std::filesystem::path& file, const WeightsFile& con
 // ---- reading -----------------------------------------------------------------------------------
 
 Handle open_file(const std::filesystem::path& file) {
-    std::error_code error;
-    const auto status = std::filesystem::status(file, error);
-    if (!std::filesystem::exists(status)) throw WeightsFileError(file, "the file does not exist");
-    if (std::filesystem::is_directory(status)) {
+    const InputKind kind = input_kind(file);
+    if (kind == InputKind::missing) throw WeightsFileError(file, "the file does not exist");
+    if (kind == InputKind::folder)
         throw WeightsFileError(file, "is a folder, not a weights file; choose the .h5 file inside it");
-    }
+    if (kind == InputKind::special) throw WeightsFileError(file, special_file_problem);
+    if (kind == InputKind::open_pipe)
+        throw WeightsFileError(file,
+                               "is a pipe, but HDF5 reads a weights file by seeking in it; save it to a "
+                               "file and give that file");
     if (!std::ifstream(file, std::ios::binary)) {
         throw WeightsFileError(file, "the file cannot be opened for reading; check its permissions");
     }
@@ -221,6 +228,34 @@ std::vector<KerasLayer> read_keras_layers(const std::filesystem::path& file, hid
     return layers;
 }
 
+// The project a file carries, capped like a project file (an 80 MB attribute once took 5.8 GB
+// and 25 s to refuse as JSON); "" for a file that holds none (an earlier version wrote none). A
+// fixed-length text is measured before it is read; a variable-length one (ours) before it is
+// parsed, having cost no more memory than the file's size.
+std::string read_embedded_project(const std::filesystem::path& file, hid_t root) {
+    const std::optional<hdf5::AttributeFacts> facts = hdf5::attribute_facts(root, "project");
+    if (!facts) return {};
+    const auto too_large = [&](std::uint64_t bytes) {
+        return WeightsFileError(file, "holds a project of " + std::to_string(bytes) + " bytes, larger than " +
+                                          size_cap_words(max_embedded_project_bytes) +
+                                          ", far more than any project; the file is damaged");
+    };
+    if (facts->stored_bytes > max_embedded_project_bytes) throw too_large(facts->stored_bytes);
+    const std::optional<std::string> project =
+        facts->kind == "text" ? hdf5::read_string(root, "project") : std::nullopt;
+    // Text that HDF5 would not give back is damaged, or met a computer out of memory.
+    if (!project && facts->kind == "text")
+        throw WeightsFileError(file,
+                               "has a project that HDF5 could not read: the file is damaged, or this computer "
+                               "is out of memory");
+    if (!project || project->empty())
+        throw WeightsFileError(file, "has a damaged project: its 'project' attribute holds " +
+                                         (project ? std::string("empty text") : facts->kind) +
+                                         " where the project's JSON text belongs; " + hdf5::damaged);
+    if (project->size() > max_embedded_project_bytes) throw too_large(project->size());
+    return *project;
+}
+
 void read_checkpoint_group(const std::filesystem::path& file, hid_t root, WeightsFile& contents) {
     if (H5Lexists(root, kCheckpointGroup, H5P_DEFAULT) <= 0) return;
     Handle group(H5Gopen2(root, kCheckpointGroup, H5P_DEFAULT), H5Gclose);
@@ -265,7 +300,9 @@ void save_weights_file(const std::filesystem::path& file, const WeightsFile& con
     }
 }
 
-WeightsFile read_weights_file(const std::filesystem::path& file) {
+namespace {
+
+WeightsFile read_contents(const std::filesystem::path& file) {
     const std::lock_guard lock(hdf5::lock());
     const hdf5::QuietErrors quiet;
     Handle hdf5_file = open_file(file);
@@ -292,7 +329,7 @@ WeightsFile read_weights_file(const std::filesystem::path& file) {
         }
         contents.layers = read_keras_layers(file, root);
         contents.model_card = hdf5::read_string(root, "model_card").value_or("");
-        contents.project = hdf5::read_string(root, "project").value_or("");
+        contents.project = read_embedded_project(file, root);
         contents.program_version = hdf5::read_string(root, "backprop_version").value_or("");
         read_checkpoint_group(file, root, contents);
         return contents;
@@ -312,6 +349,21 @@ WeightsFile read_weights_file(const std::filesystem::path& file) {
     contents.written_by_us = false;
     contents.layers = read_keras_layers(file, root);
     return contents;
+}
+
+}  // namespace
+
+WeightsFile read_weights_file(const std::filesystem::path& file) {
+    try {
+        return read_contents(file);
+    } catch (const std::bad_alloc&) {
+        // A huge array or attribute in a damaged file: the file, not a bare std::bad_alloc.
+        std::error_code error;
+        const std::uintmax_t size = std::filesystem::file_size(file, error);
+        throw WeightsFileError(file,
+                               "could not be read: it needs more memory than this computer can give" +
+                                   (error ? std::string() : " (the file has " + std::to_string(size) + " bytes)"));
+    }
 }
 
 }  // namespace bps::io

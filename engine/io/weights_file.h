@@ -13,6 +13,7 @@
 // Saves build the whole file in memory and write it through io/atomic_file.h: a unique temporary
 // name beside the target, renamed into place, so a failed, full or concurrent save never damages
 // an earlier file.
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <stdexcept>
@@ -49,6 +50,9 @@ private:
 };
 
 // Everything a weights file or a checkpoint holds.
+// The most a file's embedded project may take: what a project file may (project::max_project_file_bytes).
+inline constexpr std::uint64_t max_embedded_project_bytes = std::uint64_t{16} << 20;
+
 struct WeightsFile {
     enum class Layout { keras, format1 };
     Layout layout = Layout::keras;

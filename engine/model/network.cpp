@@ -4,8 +4,10 @@
 #include <chrono>
 #include <climits>
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 #include "engine/ops/activation.h"
 #include "engine/ops/batch_norm.h"
@@ -551,6 +553,11 @@ std::vector<LayerTiming> Network::time_layers(int count) {
 }
 
 void Network::update(float learning_rate) {
+    // The count is an int (the dropout masks and Adam's bias correction follow it): refuse to
+    // wrap it to a negative step, which no message could explain.
+    if (step_ == std::numeric_limits<int>::max())
+        throw std::overflow_error("the network has made " + std::to_string(step_) +
+                                  " updates, the most it can count; start a new run from its weights");
     ++step_;
     // One command for every parameter: the optimisers work element by element, so updating the
     // blocks is updating each parameter, in fewer launches (a CPU device or a small batch spends

@@ -37,10 +37,12 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <new>
 #include <sstream>
 
 #include "datasets/catalogue.h"
 #include "engine/io/bounded_text.h"
+#include "engine/io/input_file.h"
 #include "engine/io/json_damage.h"
 #include "engine/project/project.h"
 #include "engine/project/project_format.h"
@@ -199,9 +201,21 @@ private:
     std::string path_;
 };
 
+// More values than any project holds (a large one has a few thousand). Counted while parsing:
+// 16 MiB of "[0,0,0..." would otherwise become 8 million values and hundreds of MB, and a parse
+// that runs out of memory half-way can abort the process in nlohmann::json's destructor.
+constexpr std::size_t kMostValues = 1'000'000;
+
 json parse_json(std::string_view text, const std::string& source) {
+    std::size_t values = 0;
+    const json::parser_callback_t count = [&](int, json::parse_event_t event, json&) {
+        if (event == json::parse_event_t::value && ++values > kMostValues)
+            throw ProjectError(source, "holds more than " + std::to_string(kMostValues) +
+                                           " values, far more than any project; is it the right file?");
+        return true;
+    };
     try {
-        return json::parse(text.begin(), text.end());
+        return json::parse(text.begin(), text.end(), count);
     } catch (const json::parse_error& error) {
         const io::JsonDamage damage = io::json_damage(text, error);
         throw ProjectError(source, "is not valid JSON (line " + std::to_string(damage.line) + ", column " +
@@ -443,17 +457,22 @@ Project parse_project(std::string_view text, const std::string& source) {
 }
 
 Project read_project(const std::filesystem::path& file) {
-    std::error_code error;
-    if (!std::filesystem::exists(file, error)) throw ProjectError(file.string(), "the file does not exist");
-    if (std::filesystem::is_directory(file, error))
-        throw ProjectError(file.string(), "is a folder, not a project file");
+    const io::InputKind kind = io::input_kind(file);
+    if (kind == io::InputKind::missing) throw ProjectError(file.string(), "the file does not exist");
+    if (kind == io::InputKind::folder) throw ProjectError(file.string(), "is a folder, not a project file");
+    if (kind == io::InputKind::special) throw ProjectError(file.string(), io::special_file_problem);
     io::BoundedText read = io::read_bounded_text(file, max_project_file_bytes);
     if (read.outcome == io::TextRead::unreadable)
         throw ProjectError(file.string(), "could not be read; check that you may read it");
     if (read.outcome == io::TextRead::too_large)
         throw ProjectError(file.string(), "is larger than " + io::size_cap_words(max_project_file_bytes) +
                                               ", far more than any project file; is it the right file?");
-    return parse_project(read.text, file.string());
+    try {
+        return parse_project(read.text, file.string());
+    } catch (const std::bad_alloc&) {
+        throw ProjectError(file.string(), "could not be read: its " + std::to_string(read.text.size()) +
+                                              " bytes need more memory than this computer can give");
+    }
 }
 
 }  // namespace bps::project

@@ -1,12 +1,44 @@
 #include "engine/session/checkpoint.h"
 
+#include <climits>
+#include <cmath>
 #include <nlohmann/json.hpp>
+
+#include "engine/session/number_text.h"
 
 namespace bps::session {
 
 namespace {
 constexpr const char* kStateFormat = "backprop-studio-training-state";
 constexpr int kStateVersion = 1;
+
+// A whole number of the training state in [0, highest]: a fraction or a negative number was once
+// cut or clamped silently, and a count at INT_MAX overflowed at the next update.
+long long whole_field(const std::filesystem::path& file, const nlohmann::json& state, const char* field,
+                      long long highest) {
+    const auto at = state.find(field);
+    if (at == state.end())
+        throw io::WeightsFileError(file, std::string("has a damaged training state: it has no '") + field + "'");
+    const bool whole = at->is_number_integer() || at->is_number_unsigned();
+    const bool in_range =
+        whole && (at->is_number_unsigned() ? at->get<unsigned long long>() <= static_cast<unsigned long long>(highest)
+                                           : at->get<long long>() >= 0 && at->get<long long>() <= highest);
+    if (!in_range)
+        throw io::WeightsFileError(file, std::string("has a damaged training state: '") + field + "' is " + at->dump() +
+                                             ", not a whole number from 0 to " + std::to_string(highest));
+    return at->get<long long>();
+}
+
+// The optimiser's arrays must be finite: an infinite momentum would turn every weight it touches
+// into NaN, which the run would then blame on the learning rate.
+void check_finite_state(const std::filesystem::path& file, const std::vector<io::NamedArray>& arrays) {
+    for (const io::NamedArray& array : arrays)
+        for (std::size_t i = 0; i < array.values.size(); ++i)
+            if (!std::isfinite(array.values[i]))
+                throw io::WeightsFileError(file, "has a damaged training state: the optimiser's array '" + array.name +
+                                                     "' holds " + format_rate(array.values[i]) + " at index " +
+                                                     std::to_string(i) + ", not a finite number");
+}
 }  // namespace
 
 void save_checkpoint(const std::filesystem::path& file, const project::Project& project, const ModelCard& card,
@@ -39,18 +71,20 @@ Checkpoint read_checkpoint(const std::filesystem::path& file) {
             throw io::WeightsFileError(file, "holds a training state from a newer Backprop Studio (version " +
                                                  std::to_string(version) + "); this version reads version " +
                                                  std::to_string(kStateVersion));
-        checkpoint.position.epoch = state.at("epoch").get<int>();
-        checkpoint.position.batch = state.at("batch").get<std::size_t>();
-        checkpoint.position.updates = state.at("updates").get<int>();
+        checkpoint.position.epoch = static_cast<int>(whole_field(file, state, "epoch", INT_MAX));
+        checkpoint.position.batch = static_cast<std::size_t>(whole_field(file, state, "batch", INT_MAX));
+        // The run counts on from here: the last count it can hold is INT_MAX.
+        checkpoint.position.updates = static_cast<int>(whole_field(file, state, "updates", INT_MAX - 1));
         checkpoint.position.learning_rate = state.at("learning_rate").get<float>();
-        if (checkpoint.position.epoch < 0 || checkpoint.position.updates < 0 ||
-            !(checkpoint.position.learning_rate > 0))
-            throw std::invalid_argument("range");
+        if (!(checkpoint.position.learning_rate > 0) || !std::isfinite(checkpoint.position.learning_rate))
+            throw io::WeightsFileError(file, "has a damaged training state: 'learning_rate' is " +
+                                                 state.at("learning_rate").dump() + ", not a finite number above 0");
     } catch (const io::WeightsFileError&) {
         throw;
     } catch (const std::exception&) {
         throw io::WeightsFileError(file, "has a damaged training state (epoch, batch, updates and learning rate)");
     }
+    check_finite_state(file, contents.checkpoint_arrays);
     checkpoint.optimizer_state = contents.checkpoint_arrays;
     return checkpoint;
 }

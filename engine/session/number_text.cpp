@@ -1,5 +1,6 @@
 #include "engine/session/number_text.h"
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -76,6 +77,18 @@ std::string format_rate(double rate) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", rate);
     return text;
+}
+
+std::string format_exact(double value) {
+    char text[64];
+    const std::to_chars_result end = std::to_chars(text, text + sizeof text, value);
+    return std::string(text, end.ptr);
+}
+
+std::string format_exact(float value) {
+    char text[64];
+    const std::to_chars_result end = std::to_chars(text, text + sizeof text, value);
+    return std::string(text, end.ptr);
 }
 
 namespace {

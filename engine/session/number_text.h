@@ -14,7 +14,11 @@ std::string format_thousands(std::uint64_t value);                     // "225,0
 std::string format_flops(double flops);                                // "5.35 MFLOPs", "820 FLOPs"
 std::string format_duration(double seconds);                           // "42 s", "3 min 05 s", "1 h 02 min"
 std::string format_rate(double rate);                                  // "0.01", "0.0005", "1e+20"
-std::string format_utc_now();                                          // "2026-11-25 20:14 UTC"
-std::string format_local_iso_now();                                    // "2026-11-25T21:14:05", local time
+// Every digit the number needs to read back the same ("10.0000001", not format_rate's "10"): for
+// a value that a message refuses, which must not look like one it accepts.
+std::string format_exact(double value);
+std::string format_exact(float value);  // the float's own shortest digits ("0.3", not "0.30000001192...")
+std::string format_utc_now();           // "2026-11-25 20:14 UTC"
+std::string format_local_iso_now();     // "2026-11-25T21:14:05", local time
 
 }  // namespace bps::session

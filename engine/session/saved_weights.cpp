@@ -1,5 +1,6 @@
 #include "engine/session/saved_weights.h"
 
+#include <new>
 #include <string>
 
 #include "engine/io/keras_layout.h"
@@ -26,6 +27,9 @@ SavedWeights read_saved_weights(const std::filesystem::path& file) {
             weights.project = project::parse_project(weights.contents.project, file.string());
         } catch (const project::ProjectError& error) {
             throw io::WeightsFileError(file, std::string("holds a project that cannot be read: ") + error.what());
+        } catch (const std::bad_alloc&) {
+            throw io::WeightsFileError(file, "holds a project of " + std::to_string(weights.contents.project.size()) +
+                                                 " bytes, which needs more memory to read than this computer can give");
         }
     }
     // The model card and the network must agree; a card that does not fit its own network is the

@@ -444,6 +444,11 @@ bool TrainingJob::State::prepare(Prepared& prepared) {
     if (setup.batch_size) training.batch_size = *setup.batch_size;
     if (setup.learning_rate) training.optimizer.learning_rate = *setup.learning_rate;
     if (setup.seed) training.seed = *setup.seed;
+    if (resumed && !setup.learning_rate && !train::learning_rate_accepted(training.optimizer.learning_rate))
+        throw io::WeightsFileError(setup.resume_from, "holds the learning rate " +
+                                                          format_exact(training.optimizer.learning_rate) +
+                                                          ", but a run needs one " + train::learning_rate_range +
+                                                          "; give another with backprop resume --lr RATE");
     if (!train::learning_rate_accepted(training.optimizer.learning_rate))
         throw std::invalid_argument(std::string("the learning rate must be ") + train::learning_rate_range + ", not " +
                                     format_rate(training.optimizer.learning_rate));

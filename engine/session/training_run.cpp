@@ -247,6 +247,11 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         // A resumed epoch draws the batches already trained without training them, so the ones
         // after are exactly those the interrupted run would have drawn (augmentation included).
         std::size_t skipped = 0;
+        if (resume_at && epoch == resume_at->epoch && resume_at->batch >= batch_count)
+            throw io::WeightsFileError(resume_file, "has a damaged training state: 'batch' says " +
+                                                        std::to_string(resume_at->batch) + " batches of epoch " +
+                                                        std::to_string(epoch + 1) + " were trained, but an epoch has " +
+                                                        std::to_string(batch_count) + " batches");
         if (resume_at && epoch == resume_at->epoch)
             while (skipped < resume_at->batch && skipped + 1 < batch_count && batches.next(batch)) ++skipped;
         for (std::size_t done = skipped + 1; batches.next(batch); ++done) {

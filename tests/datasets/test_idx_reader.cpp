@@ -11,6 +11,7 @@
 
 #include "datasets/file_bytes.h"
 #include "datasets/idx_reader.h"
+#include "datasets/machine_memory.h"
 #include "tests/datasets/sample_files.h"
 #include "tests/support/gzip_bomb.h"
 #include "tests/support/process.h"
@@ -353,6 +354,26 @@ TEST_CASE("a gzip bomb is refused by its IDX header under a 600 MB memory limit,
         test::ScopedEnvironment expected("IDX_BOMB_EXPECT", small.string() +
                                                                 ": header promises 862400000 bytes of "
                                                                 "data but the file holds 100");
+        const test::ProcessResult result = test::run_command(child, 120);
+        INFO(result.output);
+        CHECK(result.exit_code == 0);
+    }
+    SECTION("one image of 65535 x 65535 promised, just under 4 GiB: reserved once, never grown by doubling") {
+        // The reservation was skipped when the header's promise reached the 4 GiB limit, so the
+        // buffer doubled as the data came: 256 MiB held needed 768 MiB at once (and 4 GiB, 8).
+        const std::uint64_t promised = std::uint64_t{65535} * 65535;
+        // At zlib's best compression, so that what the file can hold (1032 bytes a byte) is close
+        // to the 256 MiB it holds, and reserving that fits under the limit where doubling does not.
+        Bytes plain = idx_header(0x08, {1, 65535, 65535});
+        plain.resize(plain.size() + (std::size_t{256} << 20), 0);
+        write_file(file, gzip(plain));
+        plain = Bytes{};
+        const std::optional<std::uint64_t> memory = datasets::physical_memory_bytes();
+        test::ScopedEnvironment expected(
+            "IDX_BOMB_EXPECT", memory && *memory < promised * 5
+                                   ? file.string() + ": needs 20.0 GiB of memory (4294836225 pixels its header promises"
+                                   : file.string() + ": header promises 4294836225 bytes of data but the file holds " +
+                                         std::to_string(std::size_t{256} << 20));
         const test::ProcessResult result = test::run_command(child, 120);
         INFO(result.output);
         CHECK(result.exit_code == 0);
