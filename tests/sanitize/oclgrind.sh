@@ -5,7 +5,7 @@
 # Checks: Oclgrind's memory checker (always on), --check-api and --data-races; not
 # --uninitialized, which does not understand LLVM's `freeze` instruction (false reports).
 # Oclgrind exits 0 whatever it finds, so its log is read: any report fails, naming the test and
-# the kernel. tests/sanitize/ci.sh runs it; 193 s on 2 cores (Oclgrind 21.10, Debian 12).
+# the kernel. tests/sanitize/ci.sh runs it; 171 to 193 s on 2 cores (Oclgrind 21.10, Debian 12).
 # Limit: a test's tensors share one buffer (engine/tensor/tensor_arena.cpp), so the memory checker
 # sees accesses past that buffer, not from one tensor into the next (an off-by-one write shows as a
 # data race; the tests' reference comparisons catch wrong values).

@@ -60,7 +60,13 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
                           ConvCase{{2, 73, 6, 5}, 3, {3, 3, 1, 1, Padding::same}},
                           // 14,884 positions: the gemm method's filter gradient over the whole batch is long enough
                           // for ops::gemm to split it into 4 chunks (the last one short), in 2-sample slices not.
-                          ConvCase{{4, 2, 63, 63}, 3, {3, 3, 1, 1, Padding::valid}}})));
+                          ConvCase{{4, 2, 63, 63}, 3, {3, 3, 1, 1, Padding::valid}},
+                          // Small enough for Oclgrind, the own kernels' tile edges of the large cases above: 324
+                          // positions (two chunks of the filter gradient, the last one short) and 37 gradient
+                          // columns (two tiles); 33 filters and 33 channels (two tiles of each, the last filter
+                          // step zero-padded) with an even kernel.
+                          ConvCase{{1, 4, 18, 18}, 2, {3, 3, 1, 1, Padding::same}},
+                          ConvCase{{1, 33, 3, 3}, 33, {2, 2, 1, 1, Padding::same}}})));
     // The gemm method over the whole batch at once (these column matrices fit the budget), and a
     // slice of 2 samples at a time (the last one short for odd batches).
     const auto [method, slice] = GENERATE(std::pair{ops::ConvMethod::gemm, 0}, std::pair{ops::ConvMethod::gemm, 2},
