@@ -24,6 +24,7 @@ packages=(
   xvfb xauth x11-utils desktop-file-utils appstream  # tests: the installed .deb, its studio window and metadata
   g++-mingw-w64-x86-64-posix                         # tests: the engine and CLI compile for Windows
   clang-14 libclang-rt-14-dev llvm-14                # tests: libFuzzer, ASan and UBSan (tests/sanitize/ci.sh); llvm-symbolizer names lines
+  oclgrind                                           # tests: every kernel under a second OpenCL implementation (tests/sanitize/oclgrind.sh)
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -2,7 +2,9 @@
 # CI's sanitizer stage (issue 26): the readers fuzzed and the engine and dataset tests run under
 # AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer, built by clang-14 in
 # <repo>/build-sanitize (no GUI, only what these need). Every run is bounded in time; the script
-# fails on any finding or test failure, naming it. packaging/setup-debian.sh test runs it last.
+# fails on any finding or test failure, naming it. Last, every op test's kernels run under Oclgrind
+# (tests/sanitize/oclgrind.sh, on the normal build's engine_tests: Oclgrind preloads its runtime,
+# which ASan, wanting to come first, refuses). packaging/setup-debian.sh test runs it last.
 #   tests/sanitize/ci.sh
 # Environment: BACKPROP_FUZZ_SECONDS (the most a target may take, 40), BACKPROP_SANITIZE_BUILD
 # (the build folder).
@@ -112,6 +114,12 @@ run_tests() {
 }
 run_tests engine_tests "$engine_tests_spec" 420
 run_tests datasets_tests "$datasets_tests_spec" 300
+
+# The kernels under a second OpenCL implementation, from the normal build (packaging/setup-debian.sh
+# builds it first; BACKPROP_ENGINE_TESTS names another).
+if ! "$project/tests/sanitize/oclgrind.sh" "${BACKPROP_ENGINE_TESTS:-$project/build/tests/engine_tests}"; then
+    failures+=(oclgrind)
+fi
 
 echo "== sanitize: $((SECONDS - started)) s in all"
 if [ ${#failures[@]} -gt 0 ]; then

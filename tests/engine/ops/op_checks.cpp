@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <sstream>
 
@@ -11,8 +12,19 @@
 namespace bps::test {
 
 ops::Runtime& op_runtime() {
-    static ops::Runtime runtime(test_device());
+    // Never destroyed: its OpenCL objects live until the process ends. Released by a static
+    // destructor, they crash Oclgrind (tests/sanitize/oclgrind.sh), whose runtime frees its
+    // per-thread API call stack before the static destructors run and then writes to it.
+    static ops::Runtime& runtime = *new ops::Runtime(test_device());
     return runtime;
+}
+
+bool small_op_tests_only() {
+    static const bool small = [] {
+        const char* value = std::getenv("BACKPROP_SMALL_OP_TESTS");  // NOLINT(concurrency-mt-unsafe): read once
+        return value && std::string(value) == "1";
+    }();
+    return small;
 }
 
 std::vector<float> random_values(std::size_t count, std::uint32_t seed, float low, float high) {

@@ -16,6 +16,11 @@ namespace bps::test {
 // One runtime per test process, on test_device() (PoCL in CI).
 ops::Runtime& op_runtime();
 
+// Whether BACKPROP_SMALL_OP_TESTS=1 asks the op tests for their small cases only: under Oclgrind,
+// which interprets every work-item, a large case takes minutes (tests/sanitize/oclgrind.sh). The
+// normal runs leave it unset and run every case.
+bool small_op_tests_only();
+
 // Uniform in [low, high] from a fixed seed, with values too close to zero pushed away from it
 // (|v| >= 0.05 * max(|low|, |high|)), so no test passes by multiplying zeros.
 std::vector<float> random_values(std::size_t count, std::uint32_t seed, float low = -1.0f, float high = 1.0f);

@@ -28,29 +28,45 @@ std::string describe(const ConvCase& c) {
 }
 
 constexpr double tolerance = 1e-5;  // see ops/conv2d.h
+
+// Whether a case runs: every one normally, only those of at most 20,000 input values times filters
+// when small_op_tests_only() (the odd-shape cases; the large ones take minutes under Oclgrind).
+bool runs(const ConvCase& c) {
+    return !test::small_op_tests_only() || c.x.count() * std::size_t(c.filters) <= 20000;
+}
 }  // namespace
 
 TEST_CASE("conv2d forward and backward match the direct reference on odd shapes", "[conv2d]") {
-    const ConvCase c = GENERATE(
-        ConvCase{{3, 5, 7, 7}, 4, {5, 5, 2, 2, Padding::same}}, ConvCase{{3, 5, 7, 7}, 4, {3, 3, 1, 1, Padding::valid}},
-        ConvCase{{3, 5, 7, 7}, 4, {3, 2, 2, 1, Padding::same}}, ConvCase{{2, 3, 7, 6}, 4, {3, 2, 2, 1, Padding::valid}},
-        ConvCase{{1, 5, 7, 7}, 4, {3, 3, 1, 1, Padding::same}}, ConvCase{{3, 5, 7, 7}, 4, {1, 1, 1, 1, Padding::valid}},
-        // Even input, stride 2: the one padding row goes at the bottom.
-        ConvCase{{2, 3, 6, 6}, 2, {3, 3, 2, 2, Padding::same}},
-        // Even kernel: padding 1 before and 2 after.
-        ConvCase{{2, 3, 5, 5}, 3, {4, 4, 1, 1, Padding::same}},
-        // Long enough for the split filter gradient to sum 16 chunks (the last one short) over
-        // two tiles of filters; and 46 gradient columns (45 weights and the bias) in two tiles.
-        ConvCase{{5, 3, 30, 30}, 40, {3, 3, 1, 1, Padding::valid}},
-        ConvCase{{3, 5, 17, 19}, 33, {3, 3, 2, 1, Padding::same}},
-        // The input gradient over two tiles of 37 input channels, from 20 filters (one full step
-        // of 16 and a zero-padded one per kernel position), with an even kernel and stride 2x3.
-        ConvCase{{2, 37, 9, 11}, 20, {2, 4, 2, 3, Padding::same}},
-        // 657 col rows: more than the own forward's table of rows holds (it decodes as it loads).
-        ConvCase{{2, 73, 6, 5}, 3, {3, 3, 1, 1, Padding::same}},
-        // 14,884 positions: the gemm method's filter gradient over the whole batch is long enough
-        // for ops::gemm to split it into 4 chunks (the last one short), in 2-sample slices not.
-        ConvCase{{4, 2, 63, 63}, 3, {3, 3, 1, 1, Padding::valid}});
+    const ConvCase c = GENERATE(filter(
+        runs,
+        values<ConvCase>({ConvCase{{3, 5, 7, 7}, 4, {5, 5, 2, 2, Padding::same}},
+                          ConvCase{{3, 5, 7, 7}, 4, {3, 3, 1, 1, Padding::valid}},
+                          ConvCase{{3, 5, 7, 7}, 4, {3, 2, 2, 1, Padding::same}},
+                          ConvCase{{2, 3, 7, 6}, 4, {3, 2, 2, 1, Padding::valid}},
+                          ConvCase{{1, 5, 7, 7}, 4, {3, 3, 1, 1, Padding::same}},
+                          ConvCase{{3, 5, 7, 7}, 4, {1, 1, 1, 1, Padding::valid}},
+                          // Even input, stride 2: the one padding row goes at the bottom.
+                          ConvCase{{2, 3, 6, 6}, 2, {3, 3, 2, 2, Padding::same}},
+                          // Even kernel: padding 1 before and 2 after.
+                          ConvCase{{2, 3, 5, 5}, 3, {4, 4, 1, 1, Padding::same}},
+                          // Long enough for the split filter gradient to sum 16 chunks (the last one short) over
+                          // two tiles of filters; and 46 gradient columns (45 weights and the bias) in two tiles.
+                          ConvCase{{5, 3, 30, 30}, 40, {3, 3, 1, 1, Padding::valid}},
+                          ConvCase{{3, 5, 17, 19}, 33, {3, 3, 2, 1, Padding::same}},
+                          // The input gradient over two tiles of 37 input channels, from 20 filters (one full step
+                          // of 16 and a zero-padded one per kernel position), with an even kernel and stride 2x3.
+                          ConvCase{{2, 37, 9, 11}, 20, {2, 4, 2, 3, Padding::same}},
+                          // 657 col rows: more than the own forward's table of rows holds (it decodes as it loads).
+                          ConvCase{{2, 73, 6, 5}, 3, {3, 3, 1, 1, Padding::same}},
+                          // 14,884 positions: the gemm method's filter gradient over the whole batch is long enough
+                          // for ops::gemm to split it into 4 chunks (the last one short), in 2-sample slices not.
+                          ConvCase{{4, 2, 63, 63}, 3, {3, 3, 1, 1, Padding::valid}},
+                          // Small enough for Oclgrind, the own kernels' tile edges of the large cases above: 324
+                          // positions (two chunks of the filter gradient, the last one short) and 37 gradient
+                          // columns (two tiles); 33 filters and 33 channels (two tiles of each, the last filter
+                          // step zero-padded) with an even kernel.
+                          ConvCase{{1, 4, 18, 18}, 2, {3, 3, 1, 1, Padding::same}},
+                          ConvCase{{1, 33, 3, 3}, 33, {2, 2, 1, 1, Padding::same}}})));
     // The gemm method over the whole batch at once (these column matrices fit the budget), and a
     // slice of 2 samples at a time (the last one short for odd batches).
     const auto [method, slice] = GENERATE(std::pair{ops::ConvMethod::gemm, 0}, std::pair{ops::ConvMethod::gemm, 2},
@@ -86,11 +102,12 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
 
 TEST_CASE("conv2d with a fused activation matches the reference convolution, then the reference activation",
           "[conv2d]") {
-    const ConvCase c = GENERATE(ConvCase{{3, 5, 7, 7}, 4, {3, 3, 1, 1, Padding::valid}},
-                                ConvCase{{2, 37, 9, 11}, 20, {2, 4, 2, 3, Padding::same}},
-                                // 16 chunks of the own filter gradient, two tiles of filters; planes of 784 (not a
-                                // multiple of the 16-wide sum of the bias gradient).
-                                ConvCase{{5, 3, 30, 30}, 40, {3, 3, 1, 1, Padding::valid}});
+    const ConvCase c =
+        GENERATE(filter(runs, values<ConvCase>({ConvCase{{3, 5, 7, 7}, 4, {3, 3, 1, 1, Padding::valid}},
+                                                ConvCase{{2, 37, 9, 11}, 20, {2, 4, 2, 3, Padding::same}},
+                                                // 16 chunks of the own filter gradient, two tiles of filters; planes of
+                                                // 784 (not a multiple of the 16-wide sum of the bias gradient).
+                                                ConvCase{{5, 3, 30, 30}, 40, {3, 3, 1, 1, Padding::valid}}})));
     const ops::FusedActivation activation = GENERATE(from_range(test::fusable_activations()));
     const auto [method, slice] = GENERATE(std::pair{ops::ConvMethod::gemm, 0}, std::pair{ops::ConvMethod::gemm, 2},
                                           std::pair{ops::ConvMethod::own, 0});
@@ -123,9 +140,10 @@ TEST_CASE("conv2d with a fused activation matches the reference convolution, the
 }
 
 TEST_CASE("the gemm method's column matrix kept from the forward spares the backward its im2col", "[conv2d]") {
-    const ConvCase c = GENERATE(ConvCase{{3, 5, 7, 7}, 4, {3, 2, 2, 1, Padding::same}},
-                                // The filter gradient split into 4 chunks over the whole batch.
-                                ConvCase{{4, 2, 63, 63}, 3, {3, 3, 1, 1, Padding::valid}});
+    const ConvCase c =
+        GENERATE(filter(runs, values<ConvCase>({ConvCase{{3, 5, 7, 7}, 4, {3, 2, 2, 1, Padding::same}},
+                                                // The filter gradient split into 4 chunks over the whole batch.
+                                                ConvCase{{4, 2, 63, 63}, 3, {3, 3, 1, 1, Padding::valid}}})));
     INFO(describe(c));
     ops::Runtime& runtime = test::op_runtime();
     const std::size_t columns =
