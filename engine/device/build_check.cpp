@@ -6,6 +6,8 @@
 #include <string>
 
 #include "engine/bench/first_batch_timing.h"
+#include "engine/cl/device_use_mark.h"
+#include "engine/device/device_description.h"
 
 namespace bps::device {
 
@@ -27,8 +29,9 @@ bool has_line(const std::vector<std::string>& lines, const std::string& wanted) 
     return false;
 }
 
-}  // namespace
-
+// Starts `PROGRAM cache check-build --device INDEX` and reads its output: "building" then
+// "built" when every program was built; an error of its own on stderr when it failed; building
+// and nothing after when it died there.
 cl::BuildCheck check_build_in_child(const fs::path& program, const DeviceDescription& device) {
     std::random_device entropy;
     std::error_code error;
@@ -59,6 +62,8 @@ cl::BuildCheck check_build_in_child(const fs::path& program, const DeviceDescrip
     if (reported) return {Outcome::failed, last_error};
     return {Outcome::died, "it ended while building"};
 }
+
+}  // namespace
 
 void check_builds_with(const fs::path& program) {
     cl::set_build_checker([program](const DeviceDescription& device) { return check_build_in_child(program, device); });

@@ -3,19 +3,13 @@
 // the command line builds the engine's programs for the device (`backprop cache check-build`),
 // and what it printed tells whether it died in the build. Only the program that is running knows
 // where the command line is, so the command line and the studio install the check at start.
+// A front-door header (no OpenCL in it): the studio's main() includes it.
 #include <filesystem>
-
-#include "engine/cl/device_use_mark.h"
-#include "engine/device/device_description.h"
 
 namespace bps::device {
 
-// Starts `PROGRAM cache check-build --device INDEX` and reads its output: "building" then
-// "built" when every program was built; an error of its own on stderr when it failed; building
-// and nothing after when it died there. PROGRAM is a path, or a bare name the shell finds on PATH.
-cl::BuildCheck check_build_in_child(const std::filesystem::path& program, const DeviceDescription& device);
-
-// Makes the crash guard check with check_build_in_child(program, ...) before it skips a device.
+// Makes the crash guard check a device's compiler with `PROGRAM cache check-build --device INDEX`
+// before it skips the device. PROGRAM is a path, or a bare name the shell finds on PATH.
 void check_builds_with(const std::filesystem::path& program);
 
 // What `cache check-build` prints before it builds and after it built everything.

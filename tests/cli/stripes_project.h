@@ -57,6 +57,17 @@ inline std::filesystem::path write_project(const std::filesystem::path& dir, con
     return file;
 }
 
+// The stripes project (`per_class` images of each class in DIR/images) with `change` applied to its JSON.
+template <typename Change>
+std::filesystem::path changed_stripes_project(const std::filesystem::path& dir, int per_class, Change change) {
+    write_stripes(dir / "images", per_class);
+    const std::filesystem::path file = write_project(dir, dir / "images");
+    nlohmann::json project = nlohmann::json::parse(std::ifstream(file));
+    change(project);
+    std::ofstream(file) << project.dump(2);
+    return file;
+}
+
 // A file's bytes, to show that a command left it as it was.
 inline std::string file_bytes(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);

@@ -19,12 +19,7 @@ namespace {
 // The stripes project with `change` applied to its JSON.
 template <typename Change>
 std::filesystem::path changed_project(const TempDir& dir, Change change) {
-    write_stripes(dir.path() / "images", 4);
-    const std::filesystem::path file = write_project(dir.path(), dir.path() / "images");
-    nlohmann::json project = nlohmann::json::parse(std::ifstream(file));
-    change(project);
-    std::ofstream(file) << project.dump(2);
-    return file;
+    return changed_stripes_project(dir.path(), 4, change);
 }
 
 // h5py (an independent reader) finds float arrays in `weights`, every value of them finite.

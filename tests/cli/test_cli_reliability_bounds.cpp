@@ -84,7 +84,7 @@ TEST_CASE("a FIFO given as a project, weights file or checkpoint is refused at o
     CHECK_THAT(zero.output, Catch::Contains("/dev/zero: is not a regular file"));
 }
 
-TEST_CASE("a project on a pipe (process substitution) is read once; weights on a pipe are refused with why",
+TEST_CASE("a project on a pipe (process substitution) is read once, and weights on a pipe are refused with why",
           "[cli][reliability][bounds]") {
     TempDir dir("cli-pipe");
     write_stripes(dir.path() / "images", 4);
@@ -265,7 +265,7 @@ TEST_CASE("a checkpoint's training state out of range is refused naming the file
     }
 }
 
-TEST_CASE("--lr just above 10 is shown with its digits, not as 10", "[cli][reliability][bounds]") {
+TEST_CASE("a learning rate just above 10 (--lr) is shown with its digits, not as 10", "[cli][reliability][bounds]") {
     TempDir dir("cli-lr-digits");
     write_stripes(dir.path() / "images", 4);
     const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");

@@ -13,40 +13,37 @@ QString filter() {
     return QObject::tr("Projects (*.json)");
 }
 
+// Save, Discard or Cancel, Save by default.
+UnsavedChoice save_discard_or_cancel(QWidget* parent, const QString& title, const QString& question,
+                                     const QString& details) {
+    QMessageBox box(QMessageBox::Warning, title, question,
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
+    box.setInformativeText(details);
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+        case QMessageBox::Save:
+            return UnsavedChoice::save;
+        case QMessageBox::Discard:
+            return UnsavedChoice::discard;
+        default:
+            return UnsavedChoice::cancel;
+    }
+}
+
 }  // namespace
 
 WindowPrompts dialog_prompts(QWidget* parent) {
     WindowPrompts prompts;
     prompts.unsaved_changes = [parent](const QString& name) {
-        QMessageBox box(QMessageBox::Warning, QObject::tr("Unsaved changes"),
-                        QObject::tr("Save the changes to %1?").arg(name),
-                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
-        box.setInformativeText(QObject::tr("Your changes are lost if you do not save them."));
-        box.setDefaultButton(QMessageBox::Save);
-        switch (box.exec()) {
-            case QMessageBox::Save:
-                return UnsavedChoice::save;
-            case QMessageBox::Discard:
-                return UnsavedChoice::discard;
-            default:
-                return UnsavedChoice::cancel;
-        }
+        return save_discard_or_cancel(parent, QObject::tr("Unsaved changes"),
+                                      QObject::tr("Save the changes to %1?").arg(name),
+                                      QObject::tr("Your changes are lost if you do not save them."));
     };
     prompts.unsaved_runs = [parent](const QString& question) {
-        QMessageBox box(QMessageBox::Warning, QObject::tr("Unsaved project with runs"), question,
-                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
-        box.setInformativeText(
+        return save_discard_or_cancel(
+            parent, QObject::tr("Unsaved project with runs"), question,
             QObject::tr("Saving the project keeps its runs beside it. If you do not save it, the studio no longer "
                         "lists them (their files stay in its data folder)."));
-        box.setDefaultButton(QMessageBox::Save);
-        switch (box.exec()) {
-            case QMessageBox::Save:
-                return UnsavedChoice::save;
-            case QMessageBox::Discard:
-                return UnsavedChoice::discard;
-            default:
-                return UnsavedChoice::cancel;
-        }
     };
     prompts.restore_recovery = [parent](const QString& question) {
         return QMessageBox::question(parent, QObject::tr("Restore unsaved changes"), question,
