@@ -253,8 +253,10 @@ TEST_CASE(
     "devices --enable does",
     "[cli][reliability][crash-guard]") {
     TempDir dir("cli-crash-guard");
-    // A cache of its own: the runs below clear it, and mark the device in it.
-    const std::string cache = "BACKPROP_CACHE_DIR=" + quote(dir.path() / "cache") + " ";
+    // Caches of its own, PoCL's too: the guard empties the driver cache in use (the one the suite's
+    // POCL_CACHE_DIR names, which the tests running beside this one read), and marks the device.
+    const std::string cache =
+        "BACKPROP_CACHE_DIR=" + quote(dir.path() / "cache") + " POCL_CACHE_DIR=" + quote(dir.path() / "pocl") + " ";
     // The program dies in its first program build, as a crashing driver compiler would: twice.
     for (int run = 0; run < 2; ++run) {
         const ProcessResult died = run_command(cache + "BACKPROP_INJECT_FAULT=crash:1 " + backprop("cache warm"));

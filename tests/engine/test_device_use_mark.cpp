@@ -202,6 +202,7 @@ TEST_CASE("a device whose build killed the program twice, also after its caches 
 TEST_CASE("a death after the programs were built is not the compiler's, and a good build forgives an earlier one",
           "[crash-guard]") {
     test::TempDir root("use-mark-built");
+    const DriverCachesBesideOurs beside;  // the dead marks below clear the driver cache in use
     const device::DeviceDescription device = pocl_device("cpu-one");
     // Died while building once; the next run built everything, then trained, and died training.
     touch(cl::DeviceUseMark::mark_path(root.path(), device, dead_process), "building: in use by process x\n");
