@@ -489,6 +489,9 @@ private slots:
         const std::filesystem::path cache_root = root.path().toStdString();
         const QByteArray suite_root = qgetenv("BACKPROP_CACHE_DIR");
         qputenv("BACKPROP_CACHE_DIR", root.path().toUtf8());
+        // PoCL's cache beside it too: a clear empties the one in use, and the suite's is shared.
+        const QByteArray suite_pocl = qgetenv("POCL_CACHE_DIR");
+        qunsetenv("POCL_CACHE_DIR");
         cl::KernelCache cache(cache_root / "kernels");
         const cl::CacheKey key{"kernel void k() {}", {},    "Portable Computing Language",
                                "OpenCL 3.0 PoCL",    "cpu", "3.1"};
@@ -502,6 +505,7 @@ private slots:
         QVERIFY(devices->isVisible());
         press(devices->clear_cache_button());
         qputenv("BACKPROP_CACHE_DIR", suite_root);
+        if (!suite_pocl.isEmpty()) qputenv("POCL_CACHE_DIR", suite_pocl);
         const QString cleared = devices->cache_status()->text();
         QVERIFY2(cleared.contains("removed 1 cached program from " +
                                   QString::fromStdString((cache_root / "kernels").string())),
