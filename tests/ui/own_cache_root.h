@@ -9,13 +9,22 @@ namespace bps::test {
 
 class OwnCacheRoot : public QTemporaryDir {
 public:
-    OwnCacheRoot() : suite_root_(qgetenv("BACKPROP_CACHE_DIR")) { qputenv("BACKPROP_CACHE_DIR", path().toUtf8()); }
-    ~OwnCacheRoot() { qputenv("BACKPROP_CACHE_DIR", suite_root_); }
+    // PoCL's cache goes beside it too (the crash guard empties the driver cache in use, and the
+    // suite's POCL_CACHE_DIR is shared by the tests running beside this one).
+    OwnCacheRoot() : suite_root_(qgetenv("BACKPROP_CACHE_DIR")), suite_pocl_(qgetenv("POCL_CACHE_DIR")) {
+        qputenv("BACKPROP_CACHE_DIR", path().toUtf8());
+        qunsetenv("POCL_CACHE_DIR");
+    }
+    ~OwnCacheRoot() {
+        qputenv("BACKPROP_CACHE_DIR", suite_root_);
+        if (!suite_pocl_.isNull()) qputenv("POCL_CACHE_DIR", suite_pocl_);
+    }
     OwnCacheRoot(const OwnCacheRoot&) = delete;
     OwnCacheRoot& operator=(const OwnCacheRoot&) = delete;
 
 private:
     QByteArray suite_root_;
+    QByteArray suite_pocl_;
 };
 
 }  // namespace bps::test

@@ -18,6 +18,7 @@
 #include "engine/cl/device_use_mark.h"
 #include "engine/session/training_data.h"
 #include "tests/support/two_class_images.h"
+#include "tests/ui/own_cache_root.h"
 
 using namespace bps;
 
@@ -176,10 +177,8 @@ private slots:
     void aNoteFromTheEngineReachesTheUiThread() {
         // A mark left by a process that died while it used the device: the run clears that
         // device's driver cache, says so in a note, and trains on.
-        QTemporaryDir cache;
+        const test::OwnCacheRoot cache;  // and PoCL's cache beside it, which the run clears
         QVERIFY(cache.isValid());
-        const QByteArray old_cache = qgetenv("BACKPROP_CACHE_DIR");
-        qputenv("BACKPROP_CACHE_DIR", cache.path().toLocal8Bit());
         const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
         const cl::DeviceInfo& device = devices.at(cl::select_device(devices, cl::device_request(std::nullopt)));
         const std::filesystem::path dead =
@@ -196,12 +195,7 @@ private slots:
         session::JobSetup setup = setup_of(small_project());
         setup.batch_limit = 1;
         QVERIFY(runner.start(std::move(setup)));
-        const bool ended = finished.wait(run_timeout_ms);
-        if (old_cache.isNull())
-            qunsetenv("BACKPROP_CACHE_DIR");
-        else
-            qputenv("BACKPROP_CACHE_DIR", old_cache);
-        QVERIFY2(ended, "the run did not finish");
+        QVERIFY2(finished.wait(run_timeout_ms), "the run did not finish");
         QCOMPARE(noted.count(), 1);
         QVERIFY(noted.at(0).at(0).toString().contains("ended abruptly while using"));
         QVERIFY(on_ui_thread);
