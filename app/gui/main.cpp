@@ -11,7 +11,9 @@
 #include "app/gui/comparison_controller.h"
 #include "app/gui/dataset_download.h"
 #include "app/gui/dataset_loading.h"
+#include "app/gui/job_queue.h"
 #include "app/gui/device_self_test.h"
+#include "app/gui/results_controller.h"
 #include "app/gui/startup_facts.h"
 #include "app/gui/startup_warning.h"
 #include "app/gui/training_controller.h"
@@ -97,6 +99,8 @@ int main(int argc, char** argv) {
     const QString unsaved_runs =
         QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/backprop-studio/unsaved-runs";
     bps::app::TrainingController training(&window, unsaved_runs.toStdString());
+    // The Results and Try It tabs: a run's evaluation, images and predictor, read on a worker.
+    bps::app::ResultsController results(&window, &training);
     // Compare Devices: its kept results live beside the studio's other data.
     const QString comparisons = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
                                 "/backprop-studio/device-comparisons.json";
@@ -118,6 +122,8 @@ int main(int argc, char** argv) {
     // normal exit would wait for it for good. A comparison still running when the window closed
     // ends with the process (it may be waiting for a cold start's child for half a minute), and
     // its worker must not meet the engine's statics being destroyed. Everything is saved by now.
-    if (training.left_a_stuck_worker() || comparison.running()) std::_Exit(status);
+    // A Results or Try It job still running (a predictor building its kernels, an evaluation) ends
+    // with the process too: what it writes is written atomically, so nothing is left half done.
+    if (training.left_a_stuck_worker() || comparison.running() || results.queue()->busy()) std::_Exit(status);
     return status;
 }

@@ -1,6 +1,7 @@
 #include "engine/session/project_data.h"
 
 #include <filesystem>
+#include <utility>
 
 #include "datasets/catalogue.h"
 #include "datasets/data_location.h"
@@ -45,6 +46,13 @@ datasets::DatasetSplits load_project_data(const project::DatasetSettings& settin
     datasets::DatasetSplits splits;
     splits.train = std::move(result.dataset);
     return splits;
+}
+
+datasets::Dataset load_evaluated_images(const project::DatasetSettings& settings,
+                                        const datasets::ReadProgress& progress) {
+    // As TrainingJob's evaluate chooses: the whole folder when there is no test split.
+    datasets::DatasetSplits splits = load_project_data(settings, nullptr, progress);
+    return splits.test.size() > 0 ? std::move(splits.test) : std::move(splits.train);
 }
 
 }  // namespace bps::session

@@ -28,4 +28,10 @@ datasets::DatasetSplits load_project_data(const project::DatasetSettings& settin
                                           std::vector<datasets::SkippedImage>* skipped = nullptr,
                                           const datasets::ReadProgress& progress = {});
 
+// The images an evaluation of the project uses, in its samples' order (a run's samples.bin): the
+// test split, or every image of an image folder, which has no test split. Not normalised: [0, 1],
+// for showing them beside the samples' results. Throws as load_project_data.
+datasets::Dataset load_evaluated_images(const project::DatasetSettings& settings,
+                                        const datasets::ReadProgress& progress = {});
+
 }  // namespace bps::session

@@ -36,6 +36,7 @@
 
 #include "engine/io/bounded_text.h"
 #include "engine/io/json_damage.h"
+#include "engine/session/csv_text.h"
 
 namespace bps::session {
 
@@ -450,18 +451,6 @@ void append_number(std::string& out, double value) {
 
 void append_optional(std::string& out, const std::optional<double>& value) {
     if (value) append_number(out, *value);
-}
-
-// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    out += '"';
-    return out;
 }
 
 // Characters that Windows, macOS or Linux refuse in a folder name.

@@ -41,9 +41,11 @@ class NetworkView;
 class PaletteDock;
 class ProblemsDock;
 class ProjectRecovery;
+class ResultsPanel;
 class SummaryDock;
 class TrainingDashboard;
 class TrainPanel;
+class TryItPanel;
 
 struct StartupFacts {
     std::vector<device::DeviceDescription> devices;
@@ -87,6 +89,9 @@ public:
     DatasetPanel* dataset_panel() const { return dataset_panel_; }
     TrainPanel* train_panel() const { return train_panel_; }
     TrainingDashboard* dashboard() const { return dashboard_; }
+    // The Results tab and the Try it tab: what a run got wrong, and the network on the learner's images.
+    ResultsPanel* results_panel() const { return results_panel_; }
+    TryItPanel* try_it_panel() const { return try_it_panel_; }
     QDockWidget* train_dock() const { return train_dock_; }
     QTabWidget* panels() const { return panels_; }
     // The questions the window asks; tests replace them.
@@ -211,9 +216,12 @@ private:
     SummaryDock* summary_ = nullptr;
     TrainPanel* train_panel_ = nullptr;
     TrainingDashboard* dashboard_ = nullptr;
+    ResultsPanel* results_panel_ = nullptr;
+    TryItPanel* try_it_panel_ = nullptr;
     QDockWidget* train_dock_ = nullptr;
     QLabel* lock_banner_ = nullptr;   // over the canvas while a run trains
     QList<QDockWidget*> docks_away_;  // editor docks hidden while another tab shows
+    bool train_dock_away_ = false;    // the Train dock hidden while Results or Try It shows
     WindowPrompts prompts_;
     QByteArray default_layout_;  // saveState() right after install_editor_widgets
 

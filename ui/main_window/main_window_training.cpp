@@ -15,12 +15,19 @@
 #include "ui/editor/network_view.h"
 #include "ui/editor/palette_dock.h"
 #include "ui/main_window/main_window.h"
+#include "ui/results/results_panel.h"
+#include "ui/try_it/try_it_panel.h"
 
 namespace bps::ui {
 
 void MainWindow::install_training_widgets(std::vector<device::DeviceDescription> devices, std::size_t default_device) {
     dashboard_ = new TrainingDashboard(panels_);
     panels_->insertTab(1, dashboard_, tr("Training"));
+    // After a run: what it got wrong, and the network on the learner's own images.
+    results_panel_ = new ResultsPanel(panels_);
+    panels_->insertTab(2, results_panel_, tr("Results"));
+    try_it_panel_ = new TryItPanel(panels_);
+    panels_->insertTab(3, try_it_panel_, tr("Try It"));
 
     train_panel_ = new TrainPanel(document_, std::move(devices), default_device);
     train_dock_ = new QDockWidget(tr("Train"), this);
@@ -65,6 +72,17 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
 }
 
 void MainWindow::follow_tab(int index) {
+    // The Results and Try It tabs look at runs that have ended: the Train dock gives them its room,
+    // which a laptop's screen needs for the matrix, the gallery and one image side by side.
+    const QWidget* shown = panels_->widget(index);
+    const bool inspecting = shown && (shown == results_panel_ || shown == try_it_panel_);
+    if (inspecting && train_dock_->isVisible()) {
+        train_dock_away_ = true;
+        train_dock_->hide();
+    } else if (!inspecting && train_dock_away_) {
+        train_dock_away_ = false;
+        train_dock_->show();
+    }
     if (index == 0) {
         for (QDockWidget* dock : docks_away_) dock->show();
         docks_away_.clear();
