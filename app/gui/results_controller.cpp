@@ -195,15 +195,9 @@ const session::RunRecord* ResultsController::record() const {
 
 void ResultsController::refresh_runs() {
     ui::RunList* runs = window_->dashboard()->run_list();
-    QStringList ids, names;
-    for (const QString& id : runs->run_ids()) {
-        const session::RunRecord* run = runs->run(id);
-        ids << id;
-        names << (run && !run->receipt.name.empty() ? text_of(run->receipt.name) : id);
-    }
+    const QStringList ids = runs->run_ids();
     const QString chosen = ids.contains(run_) ? run_ : (ids.isEmpty() ? QString() : ids.back());
-    window_->results_panel()->set_runs(ids, names, chosen);
-    window_->try_it_panel()->set_runs(ids, names, chosen);
+    show_choosers(chosen);
     // A run chosen again is read again: it may have ended, or been evaluated, since.
     const session::RunRecord* now = chosen.isEmpty() ? nullptr : runs->run(chosen);
     const bool changed = chosen != run_ || !record_ || !now || now->folder != record_->folder ||
@@ -211,10 +205,23 @@ void ResultsController::refresh_runs() {
     if (changed) choose_run(chosen);
 }
 
+void ResultsController::show_choosers(const QString& chosen) {
+    ui::RunList* runs = window_->dashboard()->run_list();
+    QStringList ids, names;
+    for (const QString& id : runs->run_ids()) {
+        const session::RunRecord* run = runs->run(id);
+        ids << id;
+        names << (run && !run->receipt.name.empty() ? text_of(run->receipt.name) : id);
+    }
+    window_->results_panel()->set_runs(ids, names, chosen);
+    window_->try_it_panel()->set_runs(ids, names, chosen);
+}
+
 void ResultsController::choose_run(const QString& id) {
     ++generation_;
     queue_->drop_waiting();
     run_ = id;
+    show_choosers(id);  // a run chosen in one tab is the other's too
     ui::ResultsPanel* results = window_->results_panel();
     ui::TryItPanel* try_it = window_->try_it_panel();
     results->set_status({});

@@ -62,6 +62,8 @@ signals:
 
 private:
     const session::RunRecord* record() const;
+    // Both tabs' run choosers list the run list's runs, with `chosen` current.
+    void show_choosers(const QString& chosen);
     void read_evaluation();
     void load_images();
     void prepare_predictor();

@@ -327,6 +327,31 @@ private slots:
                  qPrintable(QString("centre of mass at (%1, %2)").arg(raw_row).arg(raw_column)));
     }
 
+    // A run chosen in Try It is the Results tab's too, and the other way round.
+    void aRunChosenInOneTabIsChosenInTheOther() {
+        // A second run of the same project, recorded by the command line.
+        QProcess train;
+        train.start(BACKPROP_CLI, {"train", folder_.filePath("shapes.json"), "--epochs", "1"});
+        QVERIFY2(train.waitForFinished(run_timeout_ms), "backprop train did not end");
+        QVERIFY2(train.exitCode() == 0, train.readAllStandardOutput() + train.readAllStandardError());
+        QVERIFY(window_->open_project(folder_.filePath("shapes.json")));
+        const QStringList ids = window_->dashboard()->run_list()->run_ids();
+        QCOMPARE(ids.size(), 2);
+        show_tab(try_it());
+        QCOMPARE(try_it()->current_run(), ids.back());  // the newest by default
+        QCOMPARE(panel()->current_run(), ids.back());
+        QSignalSpy shown(results_.get(), &app::ResultsController::runShown);
+        try_it()->run_chooser()->setCurrentIndex(0);
+        emit try_it()->run_chooser()->activated(0);
+        QVERIFY(shown.count() > 0 || shown.wait(60000));
+        QCOMPARE(results_->run(), ids.front());
+        QCOMPARE(panel()->current_run(), ids.front());
+        QCOMPARE(panel()->run_chooser()->currentText(), QString("Run 1"));
+        wait_until_idle();
+        // The second run goes, so that the other tests find one.
+        session::delete_run(window_->dashboard()->run_list()->run(ids.back())->folder);
+    }
+
     // A run whose weights file is gone says which file, in both tabs.
     void aRunWhoseWeightsAreGoneSaysWhichFile() {
         const fs::path weights = run()->weights();
