@@ -14,10 +14,6 @@ struct NamedFile {
     std::string name;
 };
 
-// Two paths name one file: the same file on disk (links included), or, for a file not written
-// yet, the same path once made absolute and normal.
-bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
-
 // Throws UsageError "--pytorch W.h5 is the weights file that this command reads; write the script
 // under another name" or "--pytorch and --keras would both write F; give each script its own name".
 // Empty paths are ignored. `thing` names what an output holds ("script", "picture", "file").

@@ -140,6 +140,21 @@ QVariant with_predictor(PredictorSlot& slot, const std::filesystem::path& weight
     return work(slot.for_weights(weights, channel));
 }
 
+// A Try It answer: the image as the network received it and, with a predictor, its probabilities.
+QVariant answer(session::Predictor* predictor, const std::vector<float>& pixels, const datasets::ImageShape& shape,
+                const QString& adjusted, const QString& source, std::optional<int> true_label = {}) {
+    ui::TryItPrediction prediction;
+    prediction.channels = shape.channels;
+    prediction.height = shape.height;
+    prediction.width = shape.width;
+    prediction.pixels = pixels;
+    prediction.adjusted = adjusted;
+    prediction.source = source;
+    prediction.true_label = true_label;
+    if (predictor) prediction.probabilities = predictor->predict(pixels).front();
+    return QVariant::fromValue(prediction);
+}
+
 }  // namespace
 
 ResultsController::ResultsController(ui::MainWindow* window, TrainingController* training, QObject* parent)
@@ -498,15 +513,9 @@ void ResultsController::predict_drawing(const QImage& ink, bool centre) {
             const datasets::ImageShape shape = predictor.card().shape;
             const session::DrawnImage drawn =
                 session::prepare_drawing(canvas, ink.height(), ink.width(), shape.height, shape.width, centre);
-            ui::TryItPrediction prediction;
-            prediction.channels = 1;
-            prediction.height = drawn.height;
-            prediction.width = drawn.width;
-            prediction.pixels = drawn.pixels;
-            prediction.adjusted = text_of(drawn.adjusted);
-            prediction.source = QObject::tr("your drawing");
-            if (!drawn.empty) prediction.probabilities = predictor.predict(drawn.pixels).front();
-            return QVariant::fromValue(prediction);
+            // Nothing drawn (the last stroke undone): the image shows, the bars empty.
+            return answer(drawn.empty ? nullptr : &predictor, drawn.pixels, {1, drawn.height, drawn.width},
+                          text_of(drawn.adjusted), QObject::tr("your drawing"));
         });
     });
 }
@@ -519,18 +528,12 @@ void ResultsController::predict_file(const QString& path, const QString& source)
         return with_predictor(*slot, weights, channel, [&](session::Predictor& predictor) {
             const session::ImageForPredictor read = session::read_image_for(predictor.card(), file);
             const datasets::ImageShape shape = predictor.card().shape;
-            ui::TryItPrediction prediction;
-            prediction.channels = shape.channels;
-            prediction.height = shape.height;
-            prediction.width = shape.width;
-            prediction.pixels = read.pixels;
-            prediction.adjusted =
+            return answer(
+                &predictor, read.pixels, shape,
                 read.adjusted.empty()
                     ? QObject::tr("already %1x%2, as the network's images are").arg(shape.width).arg(shape.height)
-                    : text_of(read.adjusted);
-            prediction.source = source;
-            prediction.probabilities = predictor.predict(read.pixels).front();
-            return QVariant::fromValue(prediction);
+                    : text_of(read.adjusted),
+                source);
         });
     });
 }
@@ -565,16 +568,8 @@ void ResultsController::predict_test_image() {
     const datasets::ImageShape shape = images_->shape;
     submit_try([slot = predictor_, weights, image = std::move(image), label, source, shape](JobChannel& channel) {
         return with_predictor(*slot, weights, channel, [&](session::Predictor& predictor) {
-            ui::TryItPrediction prediction;
-            prediction.channels = shape.channels;
-            prediction.height = shape.height;
-            prediction.width = shape.width;
-            prediction.pixels = image;
-            prediction.adjusted = QObject::tr("a test image, as the network was evaluated on it");
-            prediction.true_label = label;
-            prediction.source = source;
-            prediction.probabilities = predictor.predict(image).front();
-            return QVariant::fromValue(prediction);
+            return answer(&predictor, image, shape, QObject::tr("a test image, as the network was evaluated on it"),
+                          source, label);
         });
     });
 }

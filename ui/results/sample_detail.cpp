@@ -15,6 +15,7 @@
 
 #include "engine/io/picture.h"
 #include "ui/results/probability_bars.h"
+#include "ui/results/received_image.h"
 #include "ui/results/results_export.h"
 
 namespace bps::ui {
@@ -33,21 +34,8 @@ QImage picture_image(const io::Picture& picture) {
 
 // The image in its own colours (grey or RGB), enlarged by nearest neighbour.
 QImage plain_image(const std::vector<float>& image, int channels, int height, int width, int scale) {
-    const bool grey = channels == 1;
-    QImage picture(width, height, grey ? QImage::Format_Grayscale8 : QImage::Format_RGB888);
-    const std::size_t plane = static_cast<std::size_t>(height) * static_cast<std::size_t>(width);
-    for (int y = 0; y < height; ++y) {
-        std::uint8_t* line = picture.scanLine(y);
-        for (int x = 0; x < width; ++x)
-            for (int c = 0; c < (grey ? 1 : 3); ++c) {
-                const float value =
-                    image[static_cast<std::size_t>(c) * plane +
-                          static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)];
-                line[x * (grey ? 1 : 3) + c] =
-                    static_cast<std::uint8_t>(std::lround(std::clamp(value, 0.0f, 1.0f) * 255.0f));
-            }
-    }
-    return picture.scaled(width * scale, height * scale, Qt::IgnoreAspectRatio, Qt::FastTransformation);
+    return received_image(image, channels, height, width)
+        .scaled(width * scale, height * scale, Qt::IgnoreAspectRatio, Qt::FastTransformation);
 }
 
 QString percent_text(float probability) {

@@ -25,9 +25,9 @@
 #include <cmath>
 
 #include "ui/results/probability_bars.h"
+#include "ui/results/received_image.h"
 #include "ui/results/results_export.h"
 #include "ui/try_it/drawing_canvas.h"
-#include "ui/try_it/received_image.h"
 
 namespace bps::ui {
 

@@ -11,11 +11,13 @@
 #include <vector>
 
 #include "engine/session/results_tables.h"
+#include "tests/engine/session/eight_samples.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps;
 using namespace bps::session;
+using bps::test::eight_samples;
 
 namespace {
 
@@ -49,28 +51,12 @@ double number(const std::string &cell) {
 
 const std::vector<std::string> names{"T-shirt/top", "Shirt, long", "the \"best\" bag"};
 
-// 8 samples of 3 classes (as tests/engine/session/test_sample_selection.cpp's):
+// 8 samples of 3 classes (tests/engine/session/eight_samples.h):
 //            pred 0  pred 1  pred 2   support
 //   true 0      1       0       1        2
 //   true 1      2       1       1        4
 //   true 2      1       0       1        2
 //   column      4       1       3        8
-SampleResults eight_samples() {
-    const std::vector<int> labels{0, 1, 2, 1, 0, 1, 2, 1};
-    const std::vector<std::vector<float>> probabilities{{0.7f, 0.2f, 0.1f}, {0.6f, 0.3f, 0.1f},  {0.1f, 0.1f, 0.8f},
-                                                        {0.5f, 0.2f, 0.3f}, {0.2f, 0.2f, 0.6f},  {0.1f, 0.3f, 0.6f},
-                                                        {0.4f, 0.4f, 0.2f}, {0.05f, 0.9f, 0.05f}};
-    SampleResults samples;
-    samples.classes = 3;
-    for (std::size_t i = 0; i < labels.size(); ++i) {
-        const std::vector<float> &p = probabilities[i];
-        samples.labels.push_back(labels[i]);
-        samples.predicted.push_back(static_cast<int>(std::max_element(p.begin(), p.end()) - p.begin()));
-        samples.losses.push_back(-std::log(p[static_cast<std::size_t>(labels[i])]));
-        samples.probabilities.insert(samples.probabilities.end(), p.begin(), p.end());
-    }
-    return samples;
-}
 
 ConfusionMatrix matrix_of(const SampleResults &samples) {
     ConfusionMatrix matrix(samples.classes);

@@ -1,4 +1,4 @@
-#include "ui/try_it/received_image.h"
+#include "ui/results/received_image.h"
 
 #include <algorithm>
 #include <cmath>

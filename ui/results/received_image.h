@@ -1,6 +1,7 @@
 #pragma once
-// The image the network received, as an 8-bit picture a learner can look at and save: each value
-// v in [0, 1] becomes round(v * 255), grey for one channel, RGB for three. The controller gives
+// The image the network received, as an 8-bit picture a learner can look at and save (Try It) or
+// see large (the one-image view): each value v in [0, 1] becomes round(v * 255), grey for one
+// channel, RGB for three. The controller gives
 // values that are multiples of 1/255 (drawn_image.h), so saved and read back they are exactly
 // what the network received.
 #include <QImage>
