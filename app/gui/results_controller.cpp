@@ -140,6 +140,19 @@ QVariant with_predictor(PredictorSlot& slot, const std::filesystem::path& weight
     return work(slot.for_weights(weights, channel));
 }
 
+// The files of a run's folder, and the evaluation's even before Evaluate now writes them.
+std::vector<ui::KeptFile> run_files(const session::RunRecord& record) {
+    std::vector<std::filesystem::path> files{record.folder / "evaluation.json", record.folder / "samples.bin"};
+    std::error_code unreadable;
+    for (const auto& entry : std::filesystem::directory_iterator(record.folder, unreadable))
+        if (entry.is_regular_file(unreadable)) files.push_back(entry.path());
+    std::vector<ui::KeptFile> kept;
+    for (const std::filesystem::path& file : files)
+        kept.push_back(
+            {file, QObject::tr("%1 of the run %2").arg(text_of(file.filename().string()), run_name(record))});
+    return kept;
+}
+
 // A Try It answer: the image as the network received it and, with a predictor, its probabilities.
 QVariant answer(session::Predictor* predictor, const std::vector<float>& pixels, const datasets::ImageShape& shape,
                 const QString& adjusted, const QString& source, std::optional<int> true_label = {}) {
@@ -172,8 +185,13 @@ ResultsController::ResultsController(ui::MainWindow* window, TrainingController*
     connect(results, &ui::ResultsPanel::exported, window_,
             [this](const QString& message) { window_->statusBar()->showMessage(message, 8000); });
     connect(try_it, &ui::TryItPanel::drawingChanged, this, &ResultsController::predict_drawing);
-    connect(try_it, &ui::TryItPanel::imageFileChosen, this,
-            [this](const QString& path) { predict_file(path, QFileInfo(path).fileName()); });
+    connect(try_it, &ui::TryItPanel::imageFileChosen, this, [this](const QString& path) {
+        // The learner's image is an input: Save image… must not replace it with the 28x28 one.
+        std::vector<ui::KeptFile> kept = kept_files_;
+        kept.push_back({std::filesystem::path(path.toStdWString()), tr("the image file you gave")});
+        window_->try_it_panel()->set_kept_files(std::move(kept));
+        predict_file(path, QFileInfo(path).fileName());
+    });
     connect(try_it, &ui::TryItPanel::imagePasted, this, [this](const QImage& image) {
         const QString file = pasted_.filePath(QStringLiteral("pasted-%1.png").arg(++pasted_count_));
         if (!pasted_.isValid() || !image.save(file, "PNG")) {
@@ -256,6 +274,12 @@ void ResultsController::choose_run(const QString& id) {
         emit runShown(id);
         return;
     }
+    // No export may replace what the run kept, nor the project.
+    kept_files_ = run_files(*record_);
+    if (!window_->document()->file().empty())
+        kept_files_.push_back({window_->document()->file(), tr("the project file")});
+    results->set_kept_files(kept_files_);
+    try_it->set_kept_files(kept_files_);
     results->show_message(tr("Reading the evaluation of the run %1…").arg(run_name(*record_)));
     // The images before the predictor: the gallery waits for them, Try It can wait a little longer.
     read_evaluation();

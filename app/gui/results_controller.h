@@ -17,11 +17,13 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <vector>
 
 #include "app/gui/worker_bridge.h"
 #include "datasets/dataset.h"
 #include "engine/session/run_evaluation.h"
 #include "engine/session/run_record.h"
+#include "ui/results/results_export.h"
 
 namespace bps::ui {
 class MainWindow;
@@ -85,8 +87,9 @@ private:
     std::optional<session::RunRecord> record_;  // the chosen run as it was read when chosen
     unsigned generation_ = 0;                   // bumped by every choice: older answers are dropped
     std::shared_ptr<const datasets::Dataset> images_;
-    std::string images_source_;  // the dataset settings images_ were read for
-    QTemporaryDir pasted_;       // pasted images become files here, read as any image file is
+    std::string images_source_;             // the dataset settings images_ were read for
+    std::vector<ui::KeptFile> kept_files_;  // the chosen run's files and the project's
+    QTemporaryDir pasted_;                  // pasted images become files here, read as any image file is
     int pasted_count_ = 0;
     std::mt19937 random_{std::random_device{}()};
 };

@@ -6,12 +6,14 @@
 // received; the drawing is centred by its centre of mass; a run whose weights are gone says which
 // file. Every wait is on a signal or a state, with a bound.
 #include <QAbstractButton>
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QListView>
+#include <QMenu>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -19,9 +21,11 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -123,6 +127,11 @@ nlohmann::json run_cli_json(const QStringList& arguments) {
     return nlohmann::json::parse(process.readAllStandardOutput().trimmed().split('\n').back().toStdString());
 }
 
+std::string file_text(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
 // The count a cell's tooltip names: "dot taken for twin: 12 of 30".
 int count_in(const QString& cell_text) {
     const qsizetype colon = cell_text.lastIndexOf(": ");
@@ -154,6 +163,15 @@ class ResultsTabTest : public QObject {
     void wait_until_idle() {
         QSignalSpy idle(results_->queue(), &app::JobQueue::idle);
         QVERIFY2(!results_->queue()->busy() || idle.wait(run_timeout_ms), "the results jobs did not end");
+    }
+    // The Results tab on the run, evaluated first when the first test function did not run.
+    void show_evaluated_results() {
+        const bool evaluated = fs::exists(run()->folder / "samples.bin");
+        show_tab(panel());
+        if (evaluated) return;
+        QSignalSpy shown(results_.get(), &app::ResultsController::runShown);
+        QTest::mouseClick(panel()->evaluate_button(), Qt::LeftButton);
+        QVERIFY2(shown.wait(run_timeout_ms), "Evaluate now did not end");
     }
     // Draws one stroke through the points (in the canvas's 280x280 logical pixels) and waits for
     // its prediction.
@@ -237,21 +255,18 @@ private slots:
             for (int p = 0; p < 4; ++p)
                 QCOMPARE(count_in(panel()->matrix_view()->cell_text(t, p)),
                          cli.at("confusion")[static_cast<std::size_t>(t)][static_cast<std::size_t>(p)].get<int>());
-        // The run list shows the new test figure.
+        // The run list shows the new test figure, and the validation epochs recorded while it
+        // trained are all still there.
         QVERIFY(run()->receipt.test.has_value());
+        nlohmann::json evaluated;
+        std::ifstream(run()->folder / "evaluation.json") >> evaluated;
+        QVERIFY(evaluated.at("validation") == epochs);
     }
 
     // Clicking the cell of the confused pair shows exactly its images, the highest loss first; an
     // image clicked shows large, and its occlusion map and saliency arrive.
     void aCellShowsItsImagesInLossOrderAndAnImageItsMaps() {
-        if (!fs::exists(run()->folder / "samples.bin")) {  // this test alone: evaluate first
-            show_tab(panel());
-            QSignalSpy shown(results_.get(), &app::ResultsController::runShown);
-            QTest::mouseClick(panel()->evaluate_button(), Qt::LeftButton);
-            QVERIFY2(shown.wait(run_timeout_ms), "Evaluate now did not end");
-        } else {
-            show_tab(panel());
-        }
+        show_evaluated_results();
         QTRY_VERIFY_WITH_TIMEOUT(results_->images() != nullptr, 60000);
         const std::vector<Sample> samples = read_samples(run()->folder / "samples.bin");
         QCOMPARE(static_cast<int>(samples.size()), 120);
@@ -350,6 +365,63 @@ private slots:
         wait_until_idle();
         // The second run goes, so that the other tests find one.
         session::delete_run(window_->dashboard()->run_list()->run(ids.back())->folder);
+    }
+
+    // No export replaces what the run kept, the project file or the image the learner gave: each is
+    // refused with what the file is, and the file stays as it was.
+    void noExportReplacesTheRunsFilesTheProjectOrTheImageGiven() {
+        show_evaluated_results();
+        wait_until_idle();
+        const fs::path weights = run()->weights();
+        const std::string weights_before = file_text(weights);
+        const std::string project_before = file_text(here("shapes.json"));
+        QAction* gallery_csv = nullptr;
+        for (QAction* action : panel()->export_button()->menu()->actions())
+            if (action->text().startsWith("Gallery as CSV")) gallery_csv = action;
+        QVERIFY(gallery_csv);
+        QSignalSpy exported(panel(), &ui::ResultsPanel::exported);
+        for (const fs::path& target : {weights, here("shapes.json"), run()->folder / "samples.bin"}) {
+            panel()->ask_save_path = [&](const QString&, const QString&, const QString&) {
+                return QString::fromStdString(target.string());
+            };
+            gallery_csv->trigger();
+            QCOMPARE(exported.count(), 1);
+            const QString message = exported.takeFirst().at(0).toString();
+            QVERIFY2(message.contains("save under another name"), qPrintable(message));
+            QVERIFY2(message.contains(QString::fromStdString(target.filename().string())), qPrintable(message));
+        }
+        QVERIFY(file_text(weights) == weights_before);
+        QVERIFY(file_text(here("shapes.json")) == project_before);
+        // Somewhere else, the export is written.
+        const fs::path elsewhere = here("gallery.csv");
+        panel()->ask_save_path = [&](const QString&, const QString&, const QString&) {
+            return QString::fromStdString(elsewhere.string());
+        };
+        gallery_csv->trigger();
+        QCOMPARE(exported.count(), 1);
+        QVERIFY(fs::exists(elsewhere));
+
+        // Try It: the image file given is an input; Save image… refuses it, and the run's files.
+        window_->panels()->setCurrentWidget(try_it());  // the run is chosen already
+        wait_until_idle();
+        const fs::path image = here("my-dot.png");
+        std::vector<std::uint8_t> pixels(56 * 56, 0);
+        for (int y = 20; y < 36; ++y)
+            for (int x = 20; x < 36; ++x) pixels[static_cast<std::size_t>(y * 56 + x)] = 230;
+        QVERIFY(test::write_gray_png(image, 56, pixels));
+        const std::string image_before = file_text(image);
+        QSignalSpy predicted(results_.get(), &app::ResultsController::predictionShown);
+        emit try_it()->imageFileChosen(QString::fromStdString(image.string()));
+        QVERIFY2(predicted.wait(run_timeout_ms), "no prediction for the image file");
+        QString error;
+        QVERIFY(!try_it()->save_received_image(QString::fromStdString(image.string()), &error));
+        QVERIFY2(error.contains("the image file you gave"), qPrintable(error));
+        QVERIFY(!try_it()->export_png(QString::fromStdString(weights.string()), &error));
+        QVERIFY2(error.contains("weights.h5 of the run"), qPrintable(error));
+        QVERIFY(file_text(image) == image_before);
+        QVERIFY(file_text(weights) == weights_before);
+        QVERIFY2(try_it()->save_received_image(folder_.filePath("received-28.png"), &error), qPrintable(error));
+        QCOMPARE(QImage(folder_.filePath("received-28.png")).size(), QSize(28, 28));
     }
 
     // A run whose weights file is gone says which file, in both tabs.

@@ -4,6 +4,7 @@
 #include <QByteArray>
 #include <QObject>
 
+#include "engine/io/same_file.h"
 #include "ui/main_window/project_file_io.h"
 
 namespace bps::ui {
@@ -19,6 +20,17 @@ bool write_bytes(const QByteArray& bytes, const QString& path, QString* error) {
 }
 
 }  // namespace
+
+bool refuse_kept(const QString& path, const std::vector<KeptFile>& kept, QString* error) {
+    const std::filesystem::path destination(path.toStdWString());
+    for (const KeptFile& file : kept)
+        if (!file.file.empty() && io::same_file(destination, file.file)) {
+            if (error)
+                *error = QObject::tr("%1 is %2: save under another name, so that it is kept.").arg(path, file.what);
+            return false;
+        }
+    return true;
+}
 
 bool save_png(const QImage& picture, const QString& path, QString* error) {
     QByteArray bytes;

@@ -5,10 +5,22 @@
 #include <QImage>
 #include <QString>
 #include <QStringList>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 namespace bps::ui {
+
+// A file an export must never replace, and what it is to the learner ("weights.h5 of the run
+// 'Run 1'", "the image file you opened"): a run's own files, the project, an input.
+struct KeptFile {
+    std::filesystem::path file;
+    QString what;
+};
+
+// False, with `error` ("FILE is WHAT: save under another name, so that it is kept"), when `path`
+// names one of `kept` (engine/io/same_file.h's rule). Checked before anything is written.
+bool refuse_kept(const QString& path, const std::vector<KeptFile>& kept, QString* error);
 
 // False with `error` set ("Could not save FILE: REASON") when the file cannot be written.
 bool save_png(const QImage& picture, const QString& path, QString* error);

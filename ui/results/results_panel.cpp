@@ -382,7 +382,7 @@ void ResultsPanel::export_to(const QString& title, const QString& suggested, con
     const QString path = ask_save_path(title, suggested, filter);
     if (path.isEmpty()) return;
     QString error;
-    if (write(path, &error))
+    if (refuse_kept(path, kept_, &error) && write(path, &error))
         emit exported(tr("Saved %1").arg(path));
     else
         emit exported(error);

@@ -17,6 +17,7 @@
 #include "datasets/dataset.h"
 #include "engine/session/run_evaluation.h"
 #include "engine/session/sample_selection.h"
+#include "ui/results/results_export.h"
 
 class QButtonGroup;
 class QComboBox;
@@ -85,6 +86,9 @@ public:
     QLabel* message_label() const { return message_; }
     bool showing_views() const;
 
+    // Files no export may replace: the run's own and the project's (results_export.h).
+    void set_kept_files(std::vector<KeptFile> files) { kept_ = std::move(files); }
+
     // Where an export goes (default: a save dialog); empty: cancelled. Replaced in tests.
     std::function<QString(const QString& title, const QString& suggested, const QString& filter)> ask_save_path;
 
@@ -110,6 +114,7 @@ private:
     std::shared_ptr<const session::SampleResults> samples_;  // the test split's, shared with the gallery
     std::shared_ptr<const datasets::Dataset> images_;
     QStringList class_names_;
+    std::vector<KeptFile> kept_;
     std::optional<std::size_t> chosen_sample_;  // the image the learner chose last
     QString test_title_;
 

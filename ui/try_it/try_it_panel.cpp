@@ -386,6 +386,7 @@ void TryItPanel::show_received_image(const QImage& image) {
 }
 
 bool TryItPanel::save_received_image(const QString& path, QString* error) {
+    if (!refuse_kept(path, kept_, error)) return false;
     if (!prediction_)
         return fail(error, tr("There is no received image yet: draw, open an image or take a test image first."));
     const QImage image =
@@ -400,6 +401,7 @@ bool TryItPanel::save_received_image(const QString& path, QString* error) {
 }
 
 bool TryItPanel::export_png(const QString& path, QString* error) {
+    if (!refuse_kept(path, kept_, error)) return false;
     return save_png(bars_->grab().toImage(), path, error);
 }
 

@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 
+#include "ui/results/results_export.h"
 #include "ui/try_it/try_it_prediction.h"
 
 class QCheckBox;
@@ -59,6 +60,9 @@ public:
     // The received image as an 8-bit PNG (received_image.h), written whole through QSaveFile.
     // False with `error` set when there is none yet or it cannot be written.
     bool save_received_image(const QString& path, QString* error);
+    // Files neither save may replace: the run's own, the project's and the image file given
+    // (results_export.h's refuse_kept).
+    void set_kept_files(std::vector<KeptFile> files) { kept_ = std::move(files); }
     // The probability bars as a PNG.
     bool export_png(const QString& path, QString* error);
 
@@ -102,6 +106,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    std::vector<KeptFile> kept_;
     QWidget* make_draw_page();
     QWidget* make_image_file_page();
     QWidget* make_test_image_page();
