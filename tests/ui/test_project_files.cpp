@@ -414,8 +414,16 @@ private slots:
         window->start();
         const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
         const QRect frame = window->geometry();
-        QVERIFY2(std::abs(frame.width() - available.width() * 0.8) <= 2, qPrintable(QString::number(frame.width())));
-        QVERIFY2(std::abs(frame.height() - available.height() * 0.8) <= 2, qPrintable(QString::number(frame.height())));
+        // 80% of the screen, or the window's minimum where that is more (this test's 800x600
+        // screen is narrower than the editor's docks need), never more than the screen.
+        const QSize needed = window->minimumSizeHint();
+        const double width =
+            std::min<double>(available.width(), std::max(available.width() * 0.8, double(needed.width())));
+        const double height =
+            std::min<double>(available.height(), std::max(available.height() * 0.8, double(needed.height())));
+        QVERIFY2(std::abs(frame.width() - width) <= 2, qPrintable(QString::number(frame.width())));
+        QVERIFY2(std::abs(frame.height() - height) <= 2, qPrintable(QString::number(frame.height())));
+        QVERIFY(frame.width() <= available.width() && frame.height() <= available.height());
         QVERIFY(std::abs(frame.center().x() - available.center().x()) <= 2);
         QVERIFY(std::abs(frame.center().y() - available.center().y()) <= 2);
         QCOMPARE(window->document()->project().name, std::string("cnn"));
@@ -426,6 +434,10 @@ private slots:
         QCOMPARE(window->panels()->widget(0)->objectName(), QString("editorCanvasSlot"));
 
         QCOMPARE(bps::ui::first_start_geometry(QRect(0, 0, 1600, 1000)), QRect(160, 100, 1280, 800));
+        // A laptop's 1280x720 with a window that needs 1150x600: that, centred, on the screen.
+        QCOMPARE(bps::ui::first_start_geometry(QRect(0, 0, 1280, 720), QSize(1150, 600)), QRect(65, 60, 1150, 600));
+        // A window that needs more than the screen gets the whole screen, not a place off its edge.
+        QCOMPARE(bps::ui::first_start_geometry(QRect(0, 30, 1280, 690), QSize(1400, 500)), QRect(0, 99, 1280, 552));
     }
 
     void aLaterStartRestoresTheLastProjectAndTheWindowsPlace() {

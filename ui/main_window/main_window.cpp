@@ -422,7 +422,7 @@ project::Project MainWindow::blank_project() {
 void MainWindow::start(const QString& file) {
     if (!restore_window_layout(*this, settings_)) {
         const QScreen* screen = QGuiApplication::primaryScreen();
-        if (screen) setGeometry(first_start_geometry(screen->availableGeometry()));
+        if (screen) setGeometry(first_start_geometry(screen->availableGeometry(), minimumSizeHint()));
         size_docks();
     }
     if (!file.isEmpty() && load_file(file)) return;

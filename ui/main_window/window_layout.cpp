@@ -2,6 +2,7 @@
 
 #include <QMainWindow>
 #include <QSettings>
+#include <algorithm>
 
 namespace bps::ui {
 
@@ -12,8 +13,9 @@ const char* const state_key = "window/state";
 
 }  // namespace
 
-QRect first_start_geometry(const QRect& available) {
-    const int width = available.width() * 4 / 5, height = available.height() * 4 / 5;
+QRect first_start_geometry(const QRect& available, const QSize& needed) {
+    const int width = std::min(available.width(), std::max(available.width() * 4 / 5, needed.width()));
+    const int height = std::min(available.height(), std::max(available.height() * 4 / 5, needed.height()));
     return {available.x() + (available.width() - width) / 2, available.y() + (available.height() - height) / 2, width,
             height};
 }

@@ -15,8 +15,11 @@ namespace bps::ui {
 // that an old arrangement would mislead.
 constexpr int window_state_version = 2;  // 2: the Train dock
 
-// A rectangle 80% of `available` in each direction, centred in it.
-QRect first_start_geometry(const QRect& available);
+// A rectangle 80% of `available` in each direction, or as large as `needed` (the window's minimum,
+// which Qt enforces whatever is asked) where that is more, never larger than `available`; centred
+// in it. Without the minimum, a laptop's 1280x720 screen got a window wider than itself, placed off
+// its right edge.
+QRect first_start_geometry(const QRect& available, const QSize& needed = {});
 
 // Restores the geometry and dock state saved by save_window_layout; false (and nothing changed)
 // when none was saved: the caller then places the window as for a first start.
