@@ -222,10 +222,6 @@ ResultsController::ResultsController(ui::MainWindow* window, TrainingController*
 
 ResultsController::~ResultsController() = default;  // the queue's running job ends on its own
 
-const session::RunRecord* ResultsController::record() const {
-    return record_ ? &*record_ : nullptr;
-}
-
 void ResultsController::refresh_runs() {
     ui::RunList* runs = window_->dashboard()->run_list();
     const QStringList ids = runs->run_ids();

@@ -63,7 +63,6 @@ signals:
     void insightShown(std::size_t sample);
 
 private:
-    const session::RunRecord* record() const;
     // Both tabs' run choosers list the run list's runs, with `chosen` current.
     void show_choosers(const QString& chosen);
     void read_evaluation();
