@@ -40,5 +40,9 @@ endif()
 install(FILES ${PROJECT_SOURCE_DIR}/tutorials/projects/mlp.json ${PROJECT_SOURCE_DIR}/tutorials/projects/cnn.json
               ${PROJECT_SOURCE_DIR}/tutorials/projects/cifar.json
         DESTINATION ${BACKPROP_INSTALL_DATADIR}/examples)
+# The course (exercise folders: exercise.json, instructions, starter and solution projects), which
+# engine/course/exercise.h's course_root finds beside the programs: bin/../share/backprop-studio/course,
+# or the macOS bundle's Contents/Resources/course.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/tutorials/course/ DESTINATION ${BACKPROP_INSTALL_DATADIR}/course)
 
 include(CPack)

@@ -23,6 +23,7 @@ int run_inspect(Arguments& arguments);
 int run_runs(Arguments& arguments);
 int run_export(Arguments& arguments);
 int run_resume(Arguments& arguments);
+int run_course(Arguments& arguments);
 
 extern const char* const devices_help;
 extern const char* const cache_help;
@@ -36,5 +37,6 @@ extern const char* const inspect_help;
 extern const char* const runs_help;
 extern const char* const export_help;
 extern const char* const resume_help;
+extern const char* const course_help;
 
 }  // namespace bps::cli

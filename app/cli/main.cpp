@@ -35,6 +35,7 @@ const char* const main_help =
     "  resume    continue training from a checkpoint\n"
     "  runs      a project's runs, from the studio and from 'train'\n"
     "  export    write a PyTorch or Keras script that re-creates a trained network\n"
+    "  course    the course's exercises: list, show, check a learner's project, validate an exercise\n"
     "\n"
     "Run 'backprop COMMAND --help' for a command's options, and 'backprop --version' for the version,\n"
     "the libraries in use and the kernel cache's folder (include them when reporting a problem).\n"
@@ -66,6 +67,7 @@ const Command commands[] = {
     {"resume", bps::cli::run_resume, bps::cli::resume_help},
     {"runs", bps::cli::run_runs, bps::cli::runs_help},
     {"export", bps::cli::run_export, bps::cli::export_help},
+    {"course", bps::cli::run_course, bps::cli::course_help},
 };
 
 }  // namespace

@@ -9,10 +9,11 @@
 #include <cstdlib>
 
 #include "app/gui/comparison_controller.h"
+#include "app/gui/course_controller.h"
 #include "app/gui/dataset_download.h"
 #include "app/gui/dataset_loading.h"
-#include "app/gui/job_queue.h"
 #include "app/gui/device_self_test.h"
+#include "app/gui/job_queue.h"
 #include "app/gui/results_controller.h"
 #include "app/gui/startup_facts.h"
 #include "app/gui/startup_warning.h"
@@ -106,6 +107,8 @@ int main(int argc, char** argv) {
                                 "/backprop-studio/device-comparisons.json";
     bps::app::ComparisonController comparison(&window, comparisons.toStdString(),
                                               bps::app::ComparisonController::command_line_beside_studio());
+    // The Course tab and the Exercise dock: the course beside the studio, the progress in its data folder.
+    bps::app::CourseController course(&window);
     bps::app::DeviceSelfTest self_test(window.device_panel());
     comparison.busy_reason = [&training] {
         return training.running() ? QObject::tr(
@@ -124,6 +127,7 @@ int main(int argc, char** argv) {
     // its worker must not meet the engine's statics being destroyed. Everything is saved by now.
     // A Results or Try It job still running (a predictor building its kernels, an evaluation) ends
     // with the process too: what it writes is written atomically, so nothing is left half done.
-    if (training.left_a_stuck_worker() || comparison.running() || results.queue()->busy()) std::_Exit(status);
+    if (training.left_a_stuck_worker() || comparison.running() || results.queue()->busy() || course.queue()->busy())
+        std::_Exit(status);
     return status;
 }

@@ -471,6 +471,7 @@ private slots:
         window->start();
         window->show();
         QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        window->panels()->setCurrentIndex(0);  // a first start shows the Course tab, the editor's docks away
         auto* palette = window->findChild<QDockWidget*>("paletteDock");
         auto* inspector = window->findChild<QDockWidget*>("inspectorDock");
         auto* problems = window->findChild<QDockWidget*>("problemsDock");

@@ -638,6 +638,17 @@ void TrainPanel::set_train_enabled(bool enabled, const QString& why) {
     set_run_state(run_state_);
 }
 
+QWidget* TrainPanel::control(const QString& name) const {
+    if (name == "learning_rate") return learning_rate_;
+    if (name == "epochs") return epochs_;
+    if (name == "batch_size") return batch_size_;
+    if (name == "validation_fraction") return validation_;
+    if (name == "optimizer") return optimiser_;
+    if (name == "augmentation") return random_crop_;
+    if (name == "seed") return seed_;
+    return nullptr;
+}
+
 QString TrainPanel::device_request() const {
     return QString::fromStdString(document_->project().device);
 }

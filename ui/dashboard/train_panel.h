@@ -59,6 +59,9 @@ public:
     QPushButton* stop_button() const { return stop_; }                    // "stopButton"
     QDoubleSpinBox* learning_rate_box() const { return learning_rate_; }  // "learningRate"
     QComboBox* device_box() const { return device_; }                     // "device"
+    // The setting a course hint points at: learning_rate, epochs, batch_size, validation_fraction,
+    // optimizer, augmentation, seed (exercise.h's "control:" names); null for another name.
+    QWidget* control(const QString& name) const;
 
 public slots:
     // Shows the document's current values.

@@ -26,6 +26,8 @@
 #include <algorithm>
 
 #include "engine/session/saved_weights.h"
+#include "ui/course/course_panel.h"
+#include "ui/course/exercise_dock.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/training_dashboard.h"
 #include "ui/datasets/dataset_list_model.h"
@@ -90,6 +92,7 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
 
     install_editor_widgets();
     install_training_widgets(std::move(facts.devices), facts.default_device);
+    install_course_widgets();
     panels_->setCurrentIndex(0);
     create_menus();
     connect_canvas_actions();
@@ -432,6 +435,9 @@ void MainWindow::start(const QString& file) {
         statusBar()->showMessage(tr("The last project, %1, is gone.").arg(QDir::toNativeSeparators(last)),
                                  status_message_ms);
     document_->reset(project::example_project("cnn"));  // ready to train on Fashion-MNIST
+    // A first start offers the course, its first exercise selected: once the window shows, so that
+    // the editor's docks go away with the Network tab as for any other tab.
+    offer_course_ = last.isEmpty();
 }
 
 bool MainWindow::offer_recovery() {
@@ -445,6 +451,8 @@ bool MainWindow::offer_recovery() {
             continue;
         }
         document_->reset(std::move(left.project), left.original_file, /*modified=*/true);
+        offer_course_ = false;
+        panels_->setCurrentIndex(0);  // the work restored, not the course a first start offers
         // Our own recovery file takes over before the old one goes, so a second crash loses nothing.
         if (recovery_->autosave()) return true;  // could not write ours: keep the old one
         ProjectRecovery::remove(left.recovery_file);
@@ -577,7 +585,8 @@ void MainWindow::use_catalogue_dataset(int row) {
 }
 
 QString MainWindow::display_name() const {
-    return document_->file().empty() ? tr("Untitled") : QFileInfo(to_qstring(document_->file())).fileName();
+    if (document_->file().empty()) return untitled_name_.isEmpty() ? tr("Untitled") : untitled_name_;
+    return QFileInfo(to_qstring(document_->file())).fileName();
 }
 
 void MainWindow::update_title() {
@@ -603,6 +612,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
+    if (offer_course_) {
+        offer_course_ = false;
+        panels_->setCurrentWidget(course_panel_);
+    }
     // A message shown before the window was (start()'s "Opened FILE") could not hide the status
     // bar's label, which was not visible yet, and both would be drawn over each other: again now.
     const QString message = statusBar()->currentMessage();

@@ -32,6 +32,8 @@ class QTabWidget;
 namespace bps::ui {
 
 class ComparisonPanel;
+class CoursePanel;
+class ExerciseDock;
 class DatasetPanel;
 class DevicePanel;
 class InspectorDock;
@@ -92,6 +94,16 @@ public:
     // The Results tab and the Try it tab: what a run got wrong, and the network on the learner's images.
     ResultsPanel* results_panel() const { return results_panel_; }
     TryItPanel* try_it_panel() const { return try_it_panel_; }
+    // The course: its tab (the exercises and their status) and the open exercise's dock, beside
+    // the canvas (tabified with the Inspector). app/gui's CourseController fills both.
+    CoursePanel* course_panel() const { return course_panel_; }
+    ExerciseDock* exercise_dock() const { return exercise_dock_; }
+    // Shows the Exercise dock in front of the Network tab.
+    void show_exercise_dock();
+    // Where a course hint or check result points (exercise.h's Hint::point_at): "node:NAME" selects
+    // and centres the node; "dock:X" raises that dock and highlights it a moment; "tab:X" shows
+    // that tab; "control:X" focuses that setting of the Train panel. False for a place not known.
+    bool point_at(const QString& where);
     QDockWidget* train_dock() const { return train_dock_; }
     QTabWidget* panels() const { return panels_; }
     // The questions the window asks; tests replace them.
@@ -147,7 +159,8 @@ public:
 
     // What a start does before the window is shown: the geometry and docks of the last session
     // (or 80% of the screen, centred, the first time), then `file` if given, else the last
-    // project if its file still exists, else the cnn template on Fashion-MNIST.
+    // project if its file still exists, else the cnn template on Fashion-MNIST; a first start (no
+    // project before) then shows the Course tab when the window shows.
     void start(const QString& file = {});
     // Offers the recovery files that a crashed session left behind, newest first, until one is
     // restored; a declined one is deleted. True when a project was restored.
@@ -156,6 +169,9 @@ public:
     // The file logic. Each asks about unsaved changes first where it would throw them away, and
     // reports failures through prompts().error; each returns whether it happened.
     bool new_project(const QString& template_name);  // blank_template or a project::example_names()
+    // A new unsaved project from `project` (an exercise's starter or solution), named `title` in
+    // the window's title until it is saved; asks about unsaved changes first, as New does.
+    bool new_project_from(project::Project project, const QString& title);
     bool open_project(const QString& path);
     bool save();  // to the document's file, or Save As for a new project
     bool save_as();
@@ -194,6 +210,8 @@ private:
     void size_docks();
     void rebuild_recent_menu();
     void update_title();
+    void install_course_widgets();
+    void highlight(QWidget* widget);
     bool load_file(const QString& path);
     void remember_project_file(const QString& path);
     void use_catalogue_dataset(int row);
@@ -218,6 +236,11 @@ private:
     TrainingDashboard* dashboard_ = nullptr;
     ResultsPanel* results_panel_ = nullptr;
     TryItPanel* try_it_panel_ = nullptr;
+    CoursePanel* course_panel_ = nullptr;
+    ExerciseDock* exercise_dock_ = nullptr;
+    bool exercise_dock_added_ = false;  // the Exercise dock joins the window when an exercise opens
+    bool offer_course_ = false;         // a first start: the Course tab when the window shows
+    QString untitled_name_;             // an unsaved project's name in the title (an exercise's), else "Untitled"
     QDockWidget* train_dock_ = nullptr;
     QLabel* lock_banner_ = nullptr;   // over the canvas while a run trains
     QList<QDockWidget*> docks_away_;  // editor docks hidden while another tab shows

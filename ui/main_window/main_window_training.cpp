@@ -8,6 +8,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "ui/course/course_panel.h"
 #include "ui/dashboard/train_panel.h"
 #include "ui/dashboard/training_dashboard.h"
 #include "ui/editor/inspector_dock.h"
@@ -73,9 +74,11 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
 
 void MainWindow::follow_tab(int index) {
     // The Results and Try It tabs look at runs that have ended: the Train dock gives them its room,
-    // which a laptop's screen needs for the matrix, the gallery and one image side by side.
+    // which a laptop's screen needs for the matrix, the gallery and one image side by side. The
+    // Course tab trains nothing either: the exercise opens on the Network tab, where the dock is.
     const QWidget* shown = panels_->widget(index);
-    const bool inspecting = shown && (shown == results_panel_ || shown == try_it_panel_);
+    const bool inspecting =
+        shown && (shown == results_panel_ || shown == try_it_panel_ || (course_panel_ && shown == course_panel_));
     if (inspecting && train_dock_->isVisible()) {
         train_dock_away_ = true;
         train_dock_->hide();

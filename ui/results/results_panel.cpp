@@ -150,10 +150,19 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     };
     connect(evaluate_, &QPushButton::clicked, this, evaluate);
     connect(message_evaluate_, &QPushButton::clicked, this, evaluate);
-    connect(matrix_, &ConfusionMatrixView::cellClicked, this, &ResultsPanel::select_cell);
-    connect(matrix_, &ConfusionMatrixView::classClicked, this, &ResultsPanel::select_class);
-    connect(table_, &ClassFiguresTable::classClicked, this, &ResultsPanel::select_class);
-    connect(pairs_, &ConfusedPairsList::pairClicked, this, &ResultsPanel::select_cell);
+    // The learner's own picks are remembered as answers (the course's interpretation checks).
+    const auto learner_cell = [this](int true_class, int predicted) {
+        chosen_cell_ = std::pair(true_class, predicted);
+        select_cell(true_class, predicted);
+    };
+    const auto learner_class = [this](int true_class) {
+        chosen_class_ = true_class;
+        select_class(true_class);
+    };
+    connect(matrix_, &ConfusionMatrixView::cellClicked, this, learner_cell);
+    connect(matrix_, &ConfusionMatrixView::classClicked, this, learner_class);
+    connect(table_, &ClassFiguresTable::classClicked, this, learner_class);
+    connect(pairs_, &ConfusedPairsList::pairClicked, this, learner_cell);
     connect(gallery_, &SampleGallery::sampleActivated, this, &ResultsPanel::show_sample);
 }
 
@@ -192,6 +201,8 @@ void ResultsPanel::show_evaluation(std::shared_ptr<const session::RunEvaluation>
                                    const QString& test_title) {
     evaluation_ = std::move(evaluation);
     test_title_ = test_title;
+    chosen_cell_.reset();  // picks in another run's evaluation answer nothing about this one
+    chosen_class_.reset();
     class_names_.clear();
     for (const std::string& name : evaluation_->class_names) class_names_ << QString::fromStdString(name);
     // The gallery shares the samples without copying 10,000 probability rows.
@@ -293,6 +304,15 @@ void ResultsPanel::show_split() {
         show_samples({});
     else
         select_cell(worst.front().true_class, worst.front().predicted);
+}
+
+QString ResultsPanel::chosen_pair() const {
+    if (!chosen_cell_ || !evaluation_) return {};
+    return class_name(chosen_cell_->first) + ">" + class_name(chosen_cell_->second);
+}
+
+QString ResultsPanel::chosen_class() const {
+    return chosen_class_ && evaluation_ ? class_name(*chosen_class_) : QString();
 }
 
 void ResultsPanel::select_cell(int true_class, int predicted) {

@@ -71,6 +71,11 @@ public:
     const session::ConfusionMatrix* shown_matrix() const;
     // Fills the gallery with one cell's images, a class's (predicted unset) or every image.
     void show_samples(const session::SampleFilter& filter);
+    // What the learner picked last in the matrix, the pairs or the table (never what the panel
+    // selected by itself), as the course's interpretation checks read it: "Shirt>T-shirt/top"
+    // (true>predicted) and a class name. Empty: nothing picked in this evaluation.
+    QString chosen_pair() const;
+    QString chosen_class() const;
 
     ConfusionMatrixView* matrix_view() const { return matrix_; }
     ClassFiguresTable* class_table() const { return table_; }
@@ -115,7 +120,9 @@ private:
     std::shared_ptr<const datasets::Dataset> images_;
     QStringList class_names_;
     std::vector<KeptFile> kept_;
-    std::optional<std::size_t> chosen_sample_;  // the image the learner chose last
+    std::optional<std::size_t> chosen_sample_;        // the image the learner chose last
+    std::optional<std::pair<int, int>> chosen_cell_;  // the cell the learner clicked last
+    std::optional<int> chosen_class_;                 // the class the learner clicked last
     QString test_title_;
 
     QComboBox* runs_;
