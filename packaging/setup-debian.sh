@@ -22,6 +22,7 @@ packages=(
   dataset-fashion-mnist                              # the default dataset, offline
   python3-h5py python3-numpy python3-pil python3-torch  # tests: exported weights and scripts, read independently
   xvfb xauth x11-utils desktop-file-utils appstream  # tests: the installed .deb, its studio window and metadata
+  xdotool                                            # tests: the scripted walkthrough clicks the real window
   g++-mingw-w64-x86-64-posix                         # tests: the engine and CLI compile for Windows
   clang-14 libclang-rt-14-dev llvm-14                # tests: libFuzzer, ASan and UBSan (tests/sanitize/ci.sh); llvm-symbolizer names lines
   oclgrind                                           # tests: every kernel under a second OpenCL implementation (tests/sanitize/oclgrind.sh)

@@ -14,15 +14,18 @@
 #include "app/gui/dataset_loading.h"
 #include "app/gui/device_self_test.h"
 #include "app/gui/job_queue.h"
+#include "app/gui/kernel_warm_up.h"
 #include "app/gui/results_controller.h"
 #include "app/gui/startup_facts.h"
 #include "app/gui/startup_warning.h"
 #include "app/gui/training_controller.h"
+#include "app/gui/ui_probe.h"
 #include "engine/device/build_check.h"
 #include "engine/device/device_description.h"
 #include "engine/session/build_info.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
+#include "ui/devices/comparison_panel.h"
 #include "ui/main_window/main_window.h"
 
 namespace {
@@ -84,7 +87,10 @@ int main(int argc, char** argv) {
     const QStringList files = arguments.positionalArguments();
 
     std::string warning;
-    bps::ui::MainWindow window(bps::app::gather_startup_facts(warning));
+    bps::ui::StartupFacts facts = bps::app::gather_startup_facts(warning);
+    const std::vector<bps::device::DeviceDescription> devices = facts.devices;  // for the warm-up
+    const std::size_t default_device = facts.default_device;
+    bps::ui::MainWindow window(std::move(facts));
     // The panel asks; loading its samples and downloading, with its dialogs, happen here.
     bps::ui::DatasetPanel* dataset_panel = window.dataset_panel();
     bps::app::connect_sample_loading(dataset_panel);
@@ -110,6 +116,11 @@ int main(int argc, char** argv) {
     // The Course tab and the Exercise dock: the course beside the studio, the progress in its data folder.
     bps::app::CourseController course(&window);
     bps::app::DeviceSelfTest self_test(window.device_panel());
+    // Compare Devices lists the self-test too: the one run on the Devices tab reaches it.
+    QObject::connect(&self_test, &bps::app::DeviceSelfTest::finished, window.comparison_panel(),
+                     [&window](int device, const bps::device::SelfTestResult& result) {
+                         window.comparison_panel()->show_self_test(static_cast<std::size_t>(device), result);
+                     });
     comparison.busy_reason = [&training] {
         return training.running() ? QObject::tr(
                                         "A training run is using the devices: stop it first, so that the "
@@ -120,14 +131,22 @@ int main(int argc, char** argv) {
     window.show();
     if (!warning.empty()) bps::app::show_startup_warning(&window, warning);
     window.offer_recovery();
+    // The scripted walkthrough's eyes (tests/walkthrough/), only when it asks for them.
+    bps::app::UiProbe::from_environment(&window);
+    // The default device's kernels and self-test, while the learner looks around: Train joins it.
+    bps::app::KernelWarmUp warm_up(window.statusBar(), window.device_panel(), window.comparison_panel());
+    warm_up.start(devices, default_device);
     const int status = QApplication::exec();
+    // A build in progress ends within its program (a few seconds on a slow CPU), its mark removed.
+    const bool warm_up_ended = warm_up.stop_and_wait(std::chrono::seconds(10));
     // A run the watchdog ended left its worker inside the driver: the driver's teardown at a
     // normal exit would wait for it for good. A comparison still running when the window closed
     // ends with the process (it may be waiting for a cold start's child for half a minute), and
     // its worker must not meet the engine's statics being destroyed. Everything is saved by now.
     // A Results or Try It job still running (a predictor building its kernels, an evaluation) ends
     // with the process too: what it writes is written atomically, so nothing is left half done.
-    if (training.left_a_stuck_worker() || comparison.running() || results.queue()->busy() || course.queue()->busy())
+    if (training.left_a_stuck_worker() || !warm_up_ended || comparison.running() || results.queue()->busy() ||
+        course.queue()->busy())
         std::_Exit(status);
     return status;
 }

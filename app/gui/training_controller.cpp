@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "app/gui/training_runner.h"
+#include "app/gui/unsaved_projects.h"
 #include "engine/device/device_description.h"
 #include "engine/session/build_info.h"
 #include "engine/session/checkpoint.h"
@@ -70,6 +71,11 @@ TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::
     ui::NetworkDocument* document = window_->document();
     connect(document, &ui::NetworkDocument::replaced, this, [this] {
         unsaved_folder_.clear();
+        // The last run's stage and banner belong to the project it trained, not to this one.
+        if (active_)
+            status_of_other_project_ = true;
+        else
+            window_->dashboard()->status()->reset();
         follow_project();
     });
     connect(window_, &ui::MainWindow::saved, this, [this] { follow_project(); });
@@ -92,12 +98,20 @@ TrainingController::TrainingController(ui::MainWindow* window, std::filesystem::
         if (!window_->document()->file().empty() || unsaved_folder_.empty()) return 0;
         return static_cast<int>(session::list_runs(unsaved_folder_).size());
     };
+    // File ▸ Recover Unsaved Runs…: the other unsaved projects' runs, and one opened again.
+    window_->list_unsaved_projects = [this] {
+        return list_unsaved_projects(unsaved_runs_root_,
+                                     window_->document()->file().empty() ? unsaved_folder_ : std::filesystem::path());
+    };
+    window_->open_unsaved_project = [this](const std::filesystem::path& folder) { return reopen_unsaved(folder); };
     follow_project();
 }
 
 TrainingController::~TrainingController() {
     window_->run_guard = nullptr;
     window_->unsaved_project_runs = nullptr;
+    window_->list_unsaved_projects = nullptr;
+    window_->open_unsaved_project = nullptr;
     if (!active_) return;
     // The runner (a child) asks the job to stop as it goes; the receipt says why the run ended.
     recorder_->record().receipt.outcome = "stopped";
@@ -162,6 +176,7 @@ void TrainingController::follow_project() {
         const std::filesystem::path target = session::runs_folder_for(file);
         std::error_code error;
         if (std::filesystem::exists(unsaved_folder_, error) && !std::filesystem::exists(target, error)) {
+            std::filesystem::remove(unsaved_folder_ / unsaved_project_file, error);  // the project file says it now
             std::filesystem::rename(unsaved_folder_, target, error);
             if (error)
                 window_->statusBar()->showMessage(tr("The runs of the new project stay in %1: %2")
@@ -174,6 +189,28 @@ void TrainingController::follow_project() {
     shown_file_ = file;
     shown_folder_ = runs_folder();
     window_->dashboard()->show_runs(shown_folder_);
+}
+
+bool TrainingController::reopen_unsaved(const std::filesystem::path& folder) {
+    if (active_) {
+        window_->statusBar()->showMessage(tr("Stop the training run first, then recover the unsaved runs."),
+                                          status_message_ms);
+        return false;
+    }
+    project::Project project;
+    try {
+        project = read_unsaved_project(folder);
+    } catch (const std::exception& error) {
+        window_->prompts().error(tr("The unsaved project was not opened.\n\n%1").arg(text_of(error.what())));
+        return false;
+    }
+    const QString title = project.name.empty() ? tr("Untitled") : text_of(project.name);
+    if (!window_->new_project_from(std::move(project), title)) return false;
+    // The project's runs are its own again: the list shows them, Save moves them beside its file.
+    unsaved_folder_ = folder;
+    follow_project();
+    window_->show_dashboard();
+    return true;
 }
 
 std::string TrainingController::next_run_name() const {
@@ -244,6 +281,16 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
         unsaved_folder_ =
             unsaved_runs_root_ / QDateTime::currentDateTime().toString("yyyy-MM-dd_HH-mm-ss-zzz").toStdString();
     if (shown_folder_ != runs_folder()) follow_project();
+    if (document->file().empty()) {
+        // Beside its runs, so File ▸ Recover Unsaved Runs… can open it again if it is never saved.
+        try {
+            keep_unsaved_project(unsaved_folder_, project);
+        } catch (const std::exception& error) {
+            window_->statusBar()->showMessage(
+                tr("The unsaved project could not be kept beside its runs: %1").arg(text_of(error.what())),
+                status_message_ms);
+        }
+    }
 
     const QString started_at = QDateTime::currentDateTime().toString(Qt::ISODate);
     session::RunReceipt receipt;
@@ -280,6 +327,7 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
         setup.epochs = continuation->epochs;
     }
     setup.on_divergence = session::JobSetup::OnDivergence::pause;
+    setup.test_when_stopped = window_->train_panel()->test_when_stopped();
     if (adjust_setup) adjust_setup(setup);
     if (!runner_->start(std::move(setup))) {
         refuse(tr("The run did not start"), tr("Another run is still ending; press Train again in a moment."));
@@ -405,8 +453,11 @@ void TrainingController::end_run() {
     window_->train_panel()->set_run_state(RunState::idle);
     window_->dashboard()->update_run(recorder_->record(), true);
     emit runEnded(recorder_->record());
-    // A save during the run may have given the project a file: its runs move now.
-    if (shown_file_ != window_->document()->file()) follow_project();
+    if (status_of_other_project_) window_->dashboard()->status()->reset();
+    status_of_other_project_ = false;
+    // A save during the run may have given the project a file: its runs move now. Another project
+    // opened during the run (saved or not) shows its own runs now.
+    if (shown_file_ != window_->document()->file() || shown_folder_ != runs_folder()) follow_project();
 }
 
 bool TrainingController::write_record(bool quietly) {

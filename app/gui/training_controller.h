@@ -82,6 +82,8 @@ private:
     void stop();
     // The project changed its file (Open, New, Save As): the dashboard shows that project's runs.
     void follow_project();
+    // File ▸ Recover Unsaved Runs…: the unsaved project kept in `folder` opened again, with its runs.
+    bool reopen_unsaved(const std::filesystem::path& folder);
     void end_run();
     // A run continued from a checkpoint: where from, to how many epochs, and the run it continues.
     struct Continuation {
@@ -111,6 +113,8 @@ private:
     double position_ = 0;  // the latest report's, in epochs: where markers go
     double rate_ = 0;      // the learning rate the run uses now (before its schedule)
     std::chrono::steady_clock::time_point started_at_;
+    // Another project was opened during the run: the status shows nothing of it once it ends.
+    bool status_of_other_project_ = false;
 };
 
 }  // namespace bps::app

@@ -1,12 +1,18 @@
 #include "app/gui/training_runner.h"
 
+#include <QLoggingCategory>
 #include <chrono>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <vector>
 
+#include "app/gui/kernel_warm_up.h"
 #include "app/gui/worker_bridge.h"
+
+// Off unless asked for: QT_LOGGING_RULES="backprop.timing=true" with
+// QT_MESSAGE_PATTERN="%{time process} %{message}" times a first Train from the studio's start.
+Q_LOGGING_CATEGORY(startup_timing, "backprop.timing", QtWarningMsg)
 
 namespace bps::app {
 
@@ -16,7 +22,8 @@ namespace bps::app {
 struct TrainingRunner::Controls {
     std::mutex mutex;
     session::TrainingJob* job = nullptr;
-    bool started = false;  // from start() until the job has ended
+    bool started = false;      // from start() until the job has ended
+    bool curve_began = false;  // the run's first batch report arrived (UI thread only)
     std::vector<std::function<void(session::TrainingJob&)>> waiting;
 
     template <typename Action>
@@ -72,6 +79,8 @@ bool TrainingRunner::start(session::JobSetup setup) {
     if (bridge_->running()) return false;
     std::shared_ptr<Controls> controls = controls_;
     controls->begin();
+    controls->curve_began = false;
+    qCInfo(startup_timing) << "Train: a run starts";
     return bridge_->start([setup = std::move(setup), controls](JobChannel& channel) mutable -> QVariant {
         session::JobEvents events;
         events.stage = [&channel](const session::StageReport& s) { channel.record(QVariant::fromValue(s)); };
@@ -81,6 +90,9 @@ bool TrainingRunner::start(session::JobSetup setup) {
         events.batch = [&channel](const session::BatchReport& b) { channel.record(QVariant::fromValue(b)); };
         events.epoch = [&channel](const session::EpochReport& e) { channel.record(QVariant::fromValue(e)); };
         events.note = [&channel](const std::string& n) { channel.record(QVariant(QString::fromStdString(n))); };
+        // The start-up warm-up of this device, still building its kernels: the run waits for it
+        // here, showing its progress, rather than building the same kernels beside it.
+        join_warm_up(setup.device_request, events.stage, [&channel] { return channel.stop_requested(); });
         std::optional<QVariant> outcome;
         events.finished = [&outcome](const session::JobResult& r) { outcome = QVariant::fromValue(r); };
         events.failed = [&outcome](const session::JobFailure& f) { outcome = QVariant::fromValue(f); };
@@ -101,9 +113,11 @@ bool TrainingRunner::start(session::JobSetup setup) {
 }
 
 void TrainingRunner::forward(const QVariant& event) {
-    if (event.userType() == qMetaTypeId<session::BatchReport>())
+    if (event.userType() == qMetaTypeId<session::BatchReport>()) {
+        if (!controls_->curve_began) qCInfo(startup_timing) << "Train: the first curve point";
+        controls_->curve_began = true;
         emit batchReported(event.value<session::BatchReport>());
-    else if (event.userType() == qMetaTypeId<session::StageReport>())
+    } else if (event.userType() == qMetaTypeId<session::StageReport>())
         emit stageChanged(event.value<session::StageReport>());
     else if (event.userType() == qMetaTypeId<session::RunFacts>())
         emit runStarted(event.value<session::RunFacts>());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "engine/project/project.h"
 
@@ -191,6 +192,108 @@ void tidy_layout(NetworkSpec& spec) {
             spec.layers[members[row]].position =
                 model::CanvasPosition{origin_x + column_width * x, top + row_height * static_cast<double>(row)};
     }
+}
+
+namespace {
+
+bool overlaps(const model::CanvasPosition& a, const model::CanvasPosition& b) {
+    // A small gap too, so that neighbours' ports and edges stay visible.
+    constexpr double gap = 20.0;
+    return a.x < b.x + node_width + gap && b.x < a.x + node_width + gap && a.y < b.y + node_height + gap &&
+           b.y < a.y + node_height + gap;
+}
+
+bool overlaps_any(const NetworkSpec& spec, const model::CanvasPosition& at, std::string_view except) {
+    for (const LayerSpec& other : spec.layers)
+        if (other.name != except && other.position && overlaps(at, *other.position)) return true;
+    return false;
+}
+
+bool is_read(const NetworkSpec& spec, const std::string& name) {
+    return std::any_of(spec.layers.begin(), spec.layers.end(), [&](const LayerSpec& other) {
+        return std::find(other.inputs.begin(), other.inputs.end(), name) != other.inputs.end();
+    });
+}
+
+// The network's output: a Dense layer that feeds nothing, with one unit per class where the
+// classes are known. It keeps its place at the end when layers are inserted.
+bool is_output(const NetworkSpec& spec, const LayerSpec& layer, std::optional<int> classes) {
+    return layer.type == LayerType::dense && (!classes || layer.units == *classes) && !is_read(spec, layer.name);
+}
+
+// Where a double-click with nothing selected inserts: at the output, else at the end of the
+// last chain (the last layer that feeds nothing), else after a lone Input; -1 for no layers.
+int insertion_anchor(const NetworkSpec& spec, std::optional<int> classes) {
+    int output = -1, end = -1, lone_input = -1;
+    for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+        const LayerSpec& layer = spec.layers[i];
+        if (is_read(spec, layer.name)) continue;
+        if (is_output(spec, layer, classes)) output = static_cast<int>(i);
+        (layer.type == LayerType::input ? lone_input : end) = static_cast<int>(i);
+    }
+    return output >= 0 ? output : end >= 0 ? end : lone_input;
+}
+
+}  // namespace
+
+Insertion insert_layer(NetworkSpec& spec, LayerSpec layer, std::string_view selected, std::optional<int> classes) {
+    const bool input = layer.type == LayerType::input;
+    Insertion done;
+    done.name = unique_layer_name(spec, layer.name, input ? layer.name : std::string());
+    layer.name = done.name;
+    layer.inputs.clear();
+    int anchor = -1;  // the layer the new one reads from
+    if (!selected.empty()) {
+        anchor = layer_index(spec, selected);
+        if (anchor < 0) throw std::invalid_argument("'" + std::string(selected) + "' is not a layer of this network");
+    } else {
+        anchor = insertion_anchor(spec, classes);
+    }
+    if (!input && anchor >= 0) {
+        const LayerSpec& from = spec.layers[static_cast<std::size_t>(anchor)];
+        for (const LayerSpec& other : spec.layers)
+            if (std::find(other.inputs.begin(), other.inputs.end(), from.name) != other.inputs.end())
+                done.before.push_back(other.name);
+        if (is_output(spec, from, classes) && !from.inputs.empty() && layer_index(spec, from.inputs.front()) >= 0) {
+            // The output: the new layer goes on its way in.
+            done.before.push_back(from.name);
+            done.after = from.inputs.front();
+        } else {
+            done.after = from.name;
+        }
+        for (const std::string& reader : done.before)
+            for (std::string& read : spec.layers[static_cast<std::size_t>(layer_index(spec, reader))].inputs)
+                if (read == done.after) read = done.name;
+        layer.inputs = {done.after};
+    }
+
+    if (!done.after.empty()) {
+        const model::CanvasPosition from =
+            spec.layers[static_cast<std::size_t>(layer_index(spec, done.after))].position.value_or(
+                model::CanvasPosition{origin_x, centre_y});
+        const model::CanvasPosition at{from.x + column_width, from.y};
+        // Layers right of the one it reads from move right together (so they keep clear of each
+        // other), just far enough that the first of them is a column right of the new layer.
+        if (overlaps_any(spec, at, {})) {
+            double first = at.x + column_width;
+            for (const LayerSpec& other : spec.layers)
+                if (other.position && other.position->x > from.x) first = std::min(first, other.position->x);
+            const double shift = at.x + column_width - first;
+            for (LayerSpec& other : spec.layers)
+                if (other.position && other.position->x > from.x) {
+                    other.position->x += shift;
+                    done.moved.push_back(other.name);
+                }
+        }
+        layer.position = at;
+    } else {
+        // Nothing to read from: the first free place down the left-hand column.
+        model::CanvasPosition at{origin_x, centre_y};
+        while (overlaps_any(spec, at, {})) at.y += row_height;
+        layer.position = at;
+    }
+    spec.layers.push_back(std::move(layer));
+    return done;
 }
 
 std::string layers_to_clipboard(const NetworkSpec& spec, const std::vector<std::string>& names) {

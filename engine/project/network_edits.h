@@ -52,6 +52,29 @@ void remove_layers(model::NetworkSpec& spec, const std::vector<std::string>& nam
 // 'fc1'", "a layer needs a name"), or none when renamed.
 std::optional<std::string> rename_layer(model::NetworkSpec& spec, std::string_view from, std::string_view to);
 
+// Where a palette double-click puts a layer and what it rewires, so that a network grows in a
+// chain: input -> Flatten -> Dense -> Dense -> output by three double-clicks.
+struct Insertion {
+    std::string name;                 // the new layer's (made unique)
+    std::string after;                // the layer it reads from; empty when it reads nothing
+    std::vector<std::string> before;  // the layers that read from it now instead of `after`
+    std::vector<std::string> moved;   // layers moved right to make room for it
+};
+// Adds `layer` (from the palette) to `spec` after `selected` on its outgoing edges: selected ->
+// layer -> every layer that `selected` fed, or selected -> layer at the end of a chain. The output
+// (a Dense layer that feeds nothing, with `classes` units where they are known) stays last: when
+// it is selected the new layer goes before it, on its first incoming edge. With `selected` empty
+// the layer goes before the output, or at the end of the last chain, or after a lone Input. An
+// Input layer reads nothing and is connected to nothing. The new layer is placed one column right
+// of the layer it reads from, and the layers right of that one move right together where the new
+// one would overlap them; a layer that reads nothing goes to the first free place at the left.
+// Throws std::invalid_argument when `selected` is not a layer of `spec`.
+Insertion insert_layer(model::NetworkSpec& spec, model::LayerSpec layer, std::string_view selected,
+                       std::optional<int> classes = std::nullopt);
+// The room a node takes on the canvas (the editor draws it this size), for placing without overlap.
+inline constexpr double node_width = 120.0;
+inline constexpr double node_height = 78.0;
+
 // A layered left-to-right layout: each layer one column right of its deepest input, the layers
 // of a column stacked and centred; layers that read nothing start at column 0. Sets every
 // layer's position.

@@ -33,6 +33,7 @@
 #include "engine/session/saved_weights.h"
 #include "engine/session/training_run.h"
 #include "engine/train/optimizer_settings.h"
+#include "kernels/embedded_kernels.h"
 
 namespace bps::session {
 
@@ -494,10 +495,14 @@ bool TrainingJob::State::prepare(Prepared& prepared) {
     if (control.stop_requested()) return false;
 
     // In use until the job ends, so that a crash inside the driver clears its caches next time.
+    // Opening takes a moment (the crash guard's mark, a context); then the first program's build,
+    // a second or more on a cold cache, already counts: "building kernels 0/14".
+    stage(Stage::preparing, "opening the device");
+    const std::size_t programs = kernels::embedded_sources().size();
     auto opened = std::make_unique<device::DeviceForWork>(
         prepared.device, device::DeviceOpening{[this](const std::string& note) { send(events.note, note); },
-                                               [this](std::size_t done, std::size_t total) {
-                                                   stage(Stage::preparing, "building kernels", done, total);
+                                               [this, programs](std::size_t done, std::size_t) {
+                                                   stage(Stage::preparing, "building kernels", done, programs);
                                                }});
     prepared.runtime = &opened->runtime();
     {
@@ -623,6 +628,7 @@ void TrainingJob::State::train(Prepared& prepared) {
     }
     run.checkpoint = setup.checkpoint;
     run.batch_limit = setup.batch_limit;
+    run.test_when_stopped = setup.test_when_stopped;
     run.data_placement = setup.data_placement;
     run.card = kept_card;
     run.train(result);

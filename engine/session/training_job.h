@@ -63,6 +63,10 @@ struct JobSetup {
     // train: stop after this many training steps, then evaluate as at the end (a quick check
     // that training works, such as an installer's smoke test). Nothing: train every epoch.
     std::optional<std::size_t> batch_limit;
+    // train: a run stopped by stop() after training began still evaluates the weights it has on
+    // the test split (JobResult::test), so a stopped run gets a test accuracy too. Off: a stop
+    // ends at once (the CLI's Ctrl+C).
+    bool test_when_stopped = false;
     // train: weights to start from (optional); evaluate: the weights to use (required).
     std::filesystem::path weights;
     // train: where the weights and their model card are saved when training ends, also after a
@@ -131,6 +135,10 @@ struct RunFacts {
 struct JobResult {
     JobTask task = JobTask::train;
     bool stopped = false;         // stop() ended it early (it may still hold trained weights)
+    // stop() ended it in this epoch (0-based) and after this many of its batches: where the kept
+    // weights come from (JobSetup::test_when_stopped evaluates them).
+    int stopped_in_epoch = 0;
+    std::size_t stopped_after_batches = 0;
     bool training_began = false;  // false when it stopped while preparing: nothing was trained or saved
     // The training diverged (the advice; see JobSetup::on_divergence), and the run went back to the
     // last weights known to be finite: `weights` are those, taken after `kept_after_batches` batches of this run.

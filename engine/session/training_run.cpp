@@ -148,7 +148,10 @@ void TrainingRun::train(JobResult& result) {
         result.seconds = seconds_since(started);
         throw;
     }
-    if (!result.stopped && data.test.size() > 0) {
+    // A stopped run is tested too when asked (not when the job object is gone: nobody would see it).
+    const bool test_now = !result.stopped || (test_when_stopped && result.batches_trained > 0 && !detached &&
+                                              !(ended_by_watchdog && *ended_by_watchdog));
+    if (test_now && data.test.size() > 0) {
         if (events.stage && !detached) events.stage(StageReport{Stage::evaluating, "test images", 0, 0});
         EvaluationWithSamples test = evaluate_with_samples(network, data.test, {}, [&] {
             if (watchdog) watchdog->beat(result.batches_trained);
@@ -257,6 +260,8 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         for (std::size_t done = skipped + 1; batches.next(batch); ++done) {
             if (!control.before_batch(paused_stage)) {
                 result.stopped = true;
+                result.stopped_in_epoch = epoch;
+                result.stopped_after_batches = done - 1;
                 if (ended_by_watchdog && *ended_by_watchdog) break;
                 parameters_finite(epoch, control.learning_rate(project_rate));
                 // Nothing trained is lost: the checkpoint says where to go on.

@@ -45,6 +45,7 @@ struct TrainingRun {
     std::filesystem::path checkpoint{};
     ModelCard card{};
     std::optional<std::size_t> batch_limit{};  // JobSetup::batch_limit
+    bool test_when_stopped = false;            // JobSetup::test_when_stopped
     JobSetup::DataPlacement data_placement = JobSetup::DataPlacement::automatic;
     // From the first batch on, a device that finishes nothing for this long is reported through
     // `hung` (on the watchdog's thread, with the batches trained so far and the last weights

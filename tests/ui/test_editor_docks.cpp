@@ -58,7 +58,9 @@ void make_three_problems(NetworkDocument& document, std::string& probe, std::str
     QVERIFY(!dense.empty());
     QVERIFY(!document.add_layer(dense, {1000, 400}, &probe));
     QVERIFY(!document.connect("pool2", probe));
-    QVERIFY(!document.append_layer(dense, "fc2", &head));
+    const model::CanvasPosition fc2 = *document.layer("fc2")->position;
+    QVERIFY(!document.add_layer(dense, {fc2.x + 180, fc2.y}, &head));
+    QVERIFY(!document.connect("fc2", head));
 }
 
 QString value_text(const QAbstractItemModel& model, int row, int column) {

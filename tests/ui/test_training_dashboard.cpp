@@ -368,6 +368,9 @@ private slots:
             QCOMPARE(last_report().epoch, 0);
             QCOMPARE(last_report().batch, step);
             QCOMPARE(panel()->run_state(), RunState::paused);
+            // The pause counts in the step's speed: no time left is shown while paused.
+            QCOMPARE(dashboard()->status()->time_left_text(), QString());
+            QCOMPARE(dashboard()->status()->progress_text(), QString("epoch 1/3 · batch %1/12 · paused").arg(step));
         }
         // Stop while paused keeps the two batches' weights with the run; no other batch ran.
         press(panel()->stop_button());
@@ -478,6 +481,11 @@ private slots:
         QCOMPARE(QString::fromStdString(record.receipt.weights_file), QString("weights.h5"));
         QVERIFY(std::filesystem::exists(record.folder / "weights.h5"));
         QVERIFY(dashboard()->status()->message_details().contains("The weights from before it diverged"));
+        QCOMPARE(dashboard()->status()->stage_text(), QString("Diverged"));
+        // Another project: the banner stays with the run's project.
+        open(test::two_class_folder_project(images()), "other.json");
+        QCOMPARE(dashboard()->status()->message_headline(), QString());
+        QCOMPARE(dashboard()->status()->stage_text(), QString("Press Train to start a run."));
     }
 
     // The Devices tab's Clear Kernel Cache empties our cache and the drivers' caches beside it,

@@ -24,6 +24,9 @@
 #include "engine/session/code_export.h"
 #include "engine/session/number_text.h"
 #include "engine/session/saved_weights.h"
+#include "ui/dialog_folder.h"
+#include "ui/dashboard/hideable_columns.h"
+#include "ui/dashboard/run_receipt_text.h"
 
 namespace bps::ui {
 
@@ -40,10 +43,6 @@ public:
 
 QString text_of(const std::string& text) {
     return QString::fromStdString(text);
-}
-
-std::filesystem::path path_of(const QString& path) {
-    return std::filesystem::path(path.toStdWString());
 }
 
 QString path_text(const std::filesystem::path& path) {
@@ -103,8 +102,10 @@ RunList::RunList(QWidget* parent) : QWidget(parent) {
 
     tree_ = new QTreeWidget(this);
     tree_->setColumnCount(column_count);
-    tree_->setHeaderLabels({tr("Run"), tr("Started"), tr("Outcome"), tr("Epochs"), tr("Validation accuracy"),
-                            tr("Test accuracy"), tr("Device"), tr("Duration")});
+    tree_->setObjectName(QStringLiteral("runList"));
+    tree_->setHeaderLabels({tr("Run"), tr("Started"), tr("Outcome"), tr("Epochs done"), tr("Validation accuracy"),
+                            tr("Test accuracy"), tr("Device"), tr("Duration"), tr("Learning rate"), tr("Batch"),
+                            tr("Optimiser"), tr("Epochs set")});
     tree_->setRootIsDecorated(false);
     tree_->setUniformRowHeights(true);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -114,6 +115,12 @@ RunList::RunList(QWidget* parent) : QWidget(parent) {
     for (int column = started_column; column < column_count; ++column)
         tree_->setItemDelegateForColumn(column, read_only);
     tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Two runs are told apart by their settings: those columns come right after the name.
+    for (int column = learning_rate_column; column <= planned_epochs_column; ++column)
+        tree_->header()->moveSection(tree_->header()->visualIndex(column), 1 + column - learning_rate_column);
+    columns_ = new HideableColumns(tree_, QString::fromLatin1(columns_key),
+                                   {QString(), "started", "outcome", "epochsDone", "validationAccuracy", "testAccuracy",
+                                    "device", "duration", "learningRate", "batch", "optimiser", "epochsSet"});
 
     problems_ = new QLabel(this);
     problems_->setWordWrap(true);
@@ -457,19 +464,25 @@ void RunList::fill_row(QTreeWidgetItem* item, const session::RunRecord& record) 
     filling_ = true;
     item->setText(run_column, text_of(receipt.name));
     item->setIcon(run_column, swatch(palette_colour(colour_index_.value(id))));
-    item->setToolTip(run_column, path_text(record.folder));
     QString started = text_of(receipt.started_at);
     started.replace(QLatin1Char('T'), QLatin1Char(' '));
     item->setText(started_column, started);
     item->setText(outcome_column, outcome_text(record, active));
-    item->setToolTip(outcome_column, text_of(receipt.problem));
     item->setText(epochs_column, QString::number(receipt.epochs_completed));
     item->setText(validation_column, percent(receipt.validation));
     item->setText(test_column, percent(receipt.test));
     item->setText(device_column, text_of(receipt.device));
     item->setText(duration_column, text_of(session::format_duration(receipt.seconds)));
-    for (int column : {epochs_column, validation_column, test_column, duration_column})
+    item->setText(learning_rate_column, learning_rate_text(receipt.training));
+    item->setText(batch_column, QString::number(receipt.training.batch_size));
+    item->setText(optimiser_column, optimiser_name(receipt.training.optimizer));
+    item->setText(planned_epochs_column, QString::number(receipt.training.epochs));
+    for (int column : {epochs_column, validation_column, test_column, duration_column, learning_rate_column,
+                       batch_column, planned_epochs_column})
         item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+    // The whole receipt (its folder and any problem included) over every cell of the row.
+    const QString receipt_tip = receipt_text(record);
+    for (int column = 0; column < column_count; ++column) item->setToolTip(column, receipt_tip);
     filling_ = false;
 }
 
@@ -498,8 +511,8 @@ QString RunList::run_to_export() const {
 void RunList::export_weights_asking(const QString& id) {
     const session::RunRecord* record = run(id);
     if (!record) return;
-    const std::filesystem::path beside_project = folder_.has_parent_path() ? folder_.parent_path() : folder_;
-    const QString suggested = path_text(beside_project / path_of(suggested_file_name(*record)));
+    // Beside the project, or in Documents for one never saved (not its runs' hidden folder).
+    const QString suggested = in_dialog_folder(this, suggested_file_name(*record));
     const QString destination = ask_export_path(suggested);
     if (destination.isEmpty()) return;
     QString error;
@@ -509,8 +522,7 @@ void RunList::export_weights_asking(const QString& id) {
 void RunList::export_script_asking(const QString& id, ScriptKind kind) {
     const session::RunRecord* record = run(id);
     if (!record) return;
-    const std::filesystem::path beside_project = folder_.has_parent_path() ? folder_.parent_path() : folder_;
-    QString suggested = path_text(beside_project / path_of(suggested_file_name(*record)));
+    QString suggested = in_dialog_folder(this, suggested_file_name(*record));
     suggested =
         suggested.left(suggested.lastIndexOf('.')) + (kind == ScriptKind::pytorch ? "_pytorch.py" : "_keras.py");
     const QString script = ask_script_path(suggested);

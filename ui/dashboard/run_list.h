@@ -26,6 +26,8 @@ class QTreeWidgetItem;
 
 namespace bps::ui {
 
+class HideableColumns;
+
 class RunList : public QWidget {
     Q_OBJECT
 public:
@@ -38,6 +40,11 @@ public:
         test_column,
         device_column,
         duration_column,
+        // The settings the run trained with, shown right after its name (they can be hidden).
+        learning_rate_column,
+        batch_column,
+        optimiser_column,
+        planned_epochs_column,
         column_count
     };
     // Tableau 10: ten colours told apart on white and by most colour-blind eyes.
@@ -95,6 +102,9 @@ public:
     std::function<QString(const QString& suggested)> ask_script_path;
 
     QTreeWidget* tree() const { return tree_; }
+    // Which columns are hidden (the header's context menu), remembered in QSettings under columns_key.
+    HideableColumns* columns() const { return columns_; }
+    static constexpr const char* columns_key = "runList/hiddenColumns";
     QLabel* problems_label() const { return problems_; }
     QPushButton* export_button() const { return export_; }
     QPushButton* delete_button() const { return delete_; }
@@ -129,6 +139,7 @@ private:
     QString active_;
     bool filling_ = false;  // rows being filled by code, not edited by the learner
     QTreeWidget* tree_;
+    HideableColumns* columns_;
     QLabel* problems_;
     QPushButton* export_;
     QPushButton* delete_;

@@ -49,6 +49,7 @@ RunStatus::RunStatus(QWidget* parent)
       stage_(new QLabel(tr("Press Train to start a run."), this)),
       progress_(new QProgressBar(this)),
       figures_(new QLabel(this)),
+      time_left_(new QLabel(this)),
       message_box_(new QWidget(this)),
       headline_(new QLabel(message_box_)),
       details_(new QLabel(message_box_)) {
@@ -60,7 +61,10 @@ RunStatus::RunStatus(QWidget* parent)
     // cut instead, and its tooltip holds all of it.
     figures_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     figures_->setMinimumWidth(120);
+    time_left_->setObjectName("runTimeLeft");
     message_box_->setObjectName("runMessage");
+    headline_->setObjectName("runMessageHeadline");
+    details_->setObjectName("runMessageDetails");
     QFont bold = stage_->font();
     bold.setBold(true);
     stage_->setFont(bold);
@@ -73,6 +77,7 @@ RunStatus::RunStatus(QWidget* parent)
     top->addWidget(stage_);
     top->addWidget(progress_, 2);
     top->addWidget(figures_, 3);
+    top->addWidget(time_left_);
 
     headline_->setFont(bold);
     headline_->setWordWrap(true);
@@ -100,6 +105,9 @@ RunStatus::RunStatus(QWidget* parent)
 void RunStatus::show_stage(const session::StageReport& stage) {
     using session::Stage;
     QString text;
+    // A paused run's speed counts the pause, so its time left only grows: none is shown.
+    paused_ = stage.stage == Stage::paused;
+    if (paused_) time_left_->clear();
     switch (stage.stage) {
         case Stage::preparing:
             text = capitalised(text_of(stage.activity.empty() ? std::string("preparing") : stage.activity));
@@ -173,14 +181,18 @@ void RunStatus::show_batch(const session::BatchReport& report) {
                                         : static_cast<double>(std::max(facts_.training.batch_size, 1));
     const double remaining_batches =
         (epochs - static_cast<double>(report.epoch) - 1) * batches + (batches - static_cast<double>(report.batch));
-    figures_->setText(tr("epoch %1/%2 · batch %3/%4 · %5 images/s · %6 left")
-                          .arg(report.epoch + 1)
-                          .arg(report.epochs)
-                          .arg(report.batch)
-                          .arg(report.batches)
-                          .arg(text_of(session::format_thousands(
-                              static_cast<std::uint64_t>(std::llround(std::max(report.images_per_second, 0.0))))))
-                          .arg(time_left(remaining_batches * images_per_batch, report.images_per_second)));
+    const QString position =
+        tr("epoch %1/%2 · batch %3/%4").arg(report.epoch + 1).arg(report.epochs).arg(report.batch).arg(report.batches);
+    // A Step while paused: where the run is, no speed and no time left (both would count the pause).
+    if (paused_) {
+        figures_->setText(position + tr(" · paused"));
+        time_left_->clear();
+        return;
+    }
+    figures_->setText(position + tr(" · %1 images/s")
+                                     .arg(text_of(session::format_thousands(static_cast<std::uint64_t>(
+                                         std::llround(std::max(report.images_per_second, 0.0)))))));
+    time_left_->setText(tr("%1 left").arg(time_left(remaining_batches * images_per_batch, report.images_per_second)));
 }
 
 void RunStatus::show_epoch(const session::EpochReport& report) {
@@ -198,7 +210,10 @@ void RunStatus::show_epoch(const session::EpochReport& report) {
 
 void RunStatus::show_finished(const session::JobResult& result) {
     progress_->setFormat(QString());
+    time_left_->clear();
+    paused_ = false;
     if (!result.diverged.empty()) {
+        stage_->setText(tr("Diverged"));
         QString kept;
         if (!result.saved_to.empty() && result.kept_after_batches)
             kept = tr(" The weights from before it diverged (after %n batch(es)) are kept with the run.", nullptr,
@@ -225,8 +240,18 @@ void RunStatus::show_finished(const session::JobResult& result) {
                        .arg(result.test->loss, 0, 'f', 4)
                        .arg(text_of(session::format_thousands(result.test->samples)));
     if (!result.saved_to.empty()) details += tr(" The weights are kept with the run: export them from the run list.");
-    show_message(result.stopped ? tr("Stopped: the weights trained so far are kept") : tr("Training finished"), details,
-                 Tone::success);
+    show_message(result.stopped ? stopped_headline(result) : tr("Training finished"), details, Tone::success);
+}
+
+QString RunStatus::stopped_headline(const session::JobResult& result) {
+    if (!result.test) return tr("Stopped: the weights trained so far are kept");
+    // The weights tested are those of the moment it stopped (JobSetup::test_when_stopped).
+    const QString where = result.stopped_after_batches == 0
+                              ? tr("at the end of epoch %1").arg(result.epochs_completed)
+                              : tr("at epoch %1, batch %2")
+                                    .arg(result.stopped_in_epoch + 1)
+                                    .arg(static_cast<qulonglong>(result.stopped_after_batches));
+    return tr("Stopped: test accuracy %1 from the weights %2").arg(percent(result.test->accuracy), where);
 }
 
 QString RunStatus::failure_headline(session::FailureKind kind) {
@@ -255,6 +280,8 @@ QString RunStatus::failure_headline(session::FailureKind kind) {
 void RunStatus::show_failure(const session::JobFailure& failure) {
     progress_->setFormat(QString());
     figures_->clear();
+    time_left_->clear();
+    paused_ = false;
     progress_->setRange(0, 1000);
     QString details = capitalised(text_of(failure.message));
     if (!details.endsWith('.')) details += '.';
@@ -278,6 +305,24 @@ void RunStatus::clear_message() {
     headline_->clear();
     details_->clear();
     message_box_->hide();
+}
+
+void RunStatus::reset() {
+    stage_->setText(tr("Press Train to start a run."));
+    progress_->setRange(0, 1000);
+    progress_->setValue(0);
+    progress_->setFormat(QString());
+    figures_->clear();
+    figures_->setToolTip(QString());
+    time_left_->clear();
+    clear_message();
+    facts_ = {};
+    has_facts_ = false;
+    paused_ = false;
+}
+
+QString RunStatus::time_left_text() const {
+    return time_left_->text();
 }
 
 QString RunStatus::stage_text() const {

@@ -31,10 +31,14 @@ public:
     // A message of the window's own (a run that cannot start, a run folder that cannot be written).
     void show_message(const QString& headline, const QString& details, Tone tone);
     void clear_message();
+    // Back to before any run (another project was opened): no stage, figures nor message.
+    void reset();
 
     // What tests read, and the screenshot shows.
     QString stage_text() const;
     QString progress_text() const;
+    // "1 min 10 s left" while training; empty while paused, before a run and after it.
+    QString time_left_text() const;
     QString message_headline() const;
     QString message_details() const;
     Tone message_tone() const { return tone_; }
@@ -42,19 +46,23 @@ public:
 
     // "The device failed", "Out of device memory", ... for a failure's kind.
     static QString failure_headline(session::FailureKind kind);
+    // "Stopped: test accuracy 84.2% from the weights at epoch 3, batch 5", or that the weights are kept.
+    static QString stopped_headline(const session::JobResult& result);
     // "2 min 05 s" left for `done` of `total` images at `images_per_second`.
     static QString time_left(double remaining_images, double images_per_second);
 
 private:
     QLabel* stage_;
     QProgressBar* progress_;
-    QLabel* figures_;  // "epoch 2/5 · batch 310/844 · 1,250 images/s · 1 min 10 s left"
+    QLabel* figures_;    // "epoch 2/5 · batch 310/844 · 1,250 images/s"
+    QLabel* time_left_;  // "1 min 10 s left"
     QWidget* message_box_;
     QLabel* headline_;
     QLabel* details_;
     Tone tone_ = Tone::information;
     session::RunFacts facts_;
     bool has_facts_ = false;
+    bool paused_ = false;
 };
 
 }  // namespace bps::ui

@@ -25,6 +25,7 @@
 
 #include "engine/project/project.h"
 #include "ui/editor/edit_gesture.h"
+#include "ui/editor/fit_width_scroll_area.h"
 #include "ui/editor/network_document.h"
 #include "ui/editor/quiet_setters.h"
 
@@ -178,10 +179,8 @@ TrainPanel::TrainPanel(NetworkDocument* document, std::vector<device::DeviceDesc
     layout->addStretch(1);
     align_labels(content);
 
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the fields narrow instead
-    scroll->setFrameShape(QFrame::NoFrame);
+    auto* scroll = new FitWidthScrollArea(this);  // the fields narrow instead of scrolling sideways
+    scroll->setObjectName("trainDockScroll");
     scroll->setWidget(content);
 
     auto* outer = new QVBoxLayout(this);
@@ -298,6 +297,7 @@ QWidget* TrainPanel::build_training() {
 QWidget* TrainPanel::build_optimiser() {
     QGroupBox* box = group(tr("Optimiser"), this, optimiser_form_);
     optimiser_ = new QComboBox(box);
+    optimiser_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // narrows with the dock
     optimiser_->setObjectName("optimiser");
     for (int i = 0; i < static_cast<int>(std::size(optimisers)); ++i) optimiser_->addItem(tr(optimisers[i].label), i);
     optimiser_->setToolTip(
@@ -364,6 +364,7 @@ QWidget* TrainPanel::build_optimiser() {
 QWidget* TrainPanel::build_schedule() {
     QGroupBox* box = group(tr("Schedule"), this, schedule_form_);
     schedule_ = new QComboBox(box);
+    schedule_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // narrows with the dock
     schedule_->setObjectName("schedule");
     schedule_->addItem(tr("Constant"), static_cast<int>(train::ScheduleKind::constant));
     schedule_->addItem(tr("Step"), static_cast<int>(train::ScheduleKind::step));
@@ -477,10 +478,18 @@ QWidget* TrainPanel::build_device() {
     QFormLayout* form = nullptr;
     QGroupBox* box = group(tr("Device"), this, form);
     device_ = new QComboBox(box);
+    device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // narrows with the dock
     device_->setObjectName("device");
     device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     device_->setMinimumContentsLength(12);
     form->addRow(tr("Train on"), device_);
+    test_when_stopped_ = new QCheckBox(tr("Test when stopped"), box);
+    test_when_stopped_->setObjectName("testWhenStopped");
+    test_when_stopped_->setChecked(true);
+    test_when_stopped_->setToolTip(
+        tr("When you stop a run, its weights so far are still tested on the test images, "
+           "so the run gets a test accuracy. This takes a moment after Stop."));
+    form->addRow(QString(), test_when_stopped_);
     fill_devices();
     connect(device_, &QComboBox::currentIndexChanged, this, &TrainPanel::choose_device);
     return box;
@@ -647,6 +656,10 @@ QWidget* TrainPanel::control(const QString& name) const {
     if (name == "augmentation") return random_crop_;
     if (name == "seed") return seed_;
     return nullptr;
+}
+
+bool TrainPanel::test_when_stopped() const {
+    return test_when_stopped_->isChecked();
 }
 
 QString TrainPanel::device_request() const {

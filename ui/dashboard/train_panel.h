@@ -45,6 +45,9 @@ public:
     RunState run_state() const { return run_state_; }
     // The device to ask the engine for: the project's device string, "" for the best one.
     QString device_request() const;
+    // A run that is stopped still tests the weights it kept (on by default; a studio setting, not
+    // the project's): its status and the run list then show a test accuracy.
+    bool test_when_stopped() const;
     // The window refuses to train a network with problems; `why` shows under the buttons and as
     // the Train button's tooltip.
     void set_train_enabled(bool enabled, const QString& why);
@@ -59,6 +62,7 @@ public:
     QPushButton* stop_button() const { return stop_; }                    // "stopButton"
     QDoubleSpinBox* learning_rate_box() const { return learning_rate_; }  // "learningRate"
     QComboBox* device_box() const { return device_; }                     // "device"
+    QCheckBox* test_when_stopped_box() const { return test_when_stopped_; }  // "testWhenStopped"
     // The setting a course hint points at: learning_rate, epochs, batch_size, validation_fraction,
     // optimizer, augmentation, seed (exercise.h's "control:" names); null for another name.
     QWidget* control(const QString& name) const;
@@ -145,6 +149,7 @@ private:
     QCheckBox* flip_ = nullptr;
 
     QComboBox* device_ = nullptr;
+    QCheckBox* test_when_stopped_ = nullptr;
     int unknown_device_entry_ = -1;  // "NAME (not on this computer)", or -1 when not shown
 
     std::vector<QWidget*> locked_while_running_;  // every setting but the learning rate

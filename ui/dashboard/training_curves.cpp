@@ -22,6 +22,7 @@
 #include <string>
 
 #include "ui/dashboard/curve_smoothing.h"
+#include "ui/dialog_folder.h"
 
 namespace bps::ui {
 
@@ -109,7 +110,7 @@ struct TrainingCurves::Run {
 
 TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent) {
     ask_save_path = [this](const QString& title, const QString& filter) {
-        return QFileDialog::getSaveFileName(this, title, QString(), filter);
+        return QFileDialog::getSaveFileName(this, title, dialog_folder(this), filter);
     };
     show_error = [this](const QString& message) { QMessageBox::warning(this, tr("Export"), message); };
 
@@ -146,6 +147,11 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent) {
     make_plot(learning_rate, tr("Learning rate"), QString());
     make_plot(speed, tr("Images/s"), QString());
     for (int i = 0; i < plot_count; ++i) grid->addWidget(plots_[i], i / 2, i % 2);
+    // The four share the space evenly, whatever their titles and tick labels ask for.
+    for (int i = 0; i < 2; ++i) {
+        grid->setColumnStretch(i, 1);
+        grid->setRowStretch(i, 1);
+    }
 
     // The legend is a row under the loss plot's title, not inside the plot, so it never hides a
     // curve or a marker's label.
@@ -155,6 +161,10 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent) {
     loss_plot->plotLayout()->insertRow(1);
     loss_plot->plotLayout()->addElement(1, 0, legend);
     loss_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    // An empty legend's widest is its margins, and QCustomPlot makes that the widest of the whole
+    // column: the loss plot shrank to 100 px before the first run. Any width is fine for a legend.
+    legend->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
+    legend->setMaximumSize(QWIDGETSIZE_MAX - 1, QWIDGETSIZE_MAX);
     legend->setVisible(false);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(3);
@@ -191,6 +201,8 @@ TrainingCurves::~TrainingCurves() = default;
 void TrainingCurves::make_plot(PlotIndex index, const QString& title, const QString& y_label) {
     auto* plot = new QCustomPlot(grid_);
     plots_[index] = plot;
+    static const char* const names[plot_count] = {"lossPlot", "accuracyPlot", "learningRatePlot", "speedPlot"};
+    plot->setObjectName(QString::fromLatin1(names[index]));
     plot->setMinimumSize(160, 110);  // four fit a laptop's window with the editor docks beside them
     plot->setAutoAddPlottableToLegend(false);
     // Lines wider than a pixel drawn as one polyline make Qt's stroker work in O(n²) on a zig-zag

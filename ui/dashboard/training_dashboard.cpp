@@ -25,7 +25,8 @@ TrainingDashboard::TrainingDashboard(QWidget* parent)
     split_->setObjectName("dashboardSplit");
     split_->addWidget(curves_);
     split_->addWidget(runs_);
-    split_->setStretchFactor(0, 4);
+    // Room for three runs in the list on a 720-line laptop screen: comparing runs needs more than one.
+    split_->setStretchFactor(0, 3);
     split_->setStretchFactor(1, 1);
     split_->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);

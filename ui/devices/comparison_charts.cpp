@@ -2,7 +2,9 @@
 
 #include <qcustomplot.h>
 
+#include <QEvent>
 #include <QGridLayout>
+#include <QLabel>
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
@@ -70,11 +72,56 @@ ComparisonCharts::ComparisonCharts(QWidget* parent) : QWidget(parent) {
     plots_[bandwidth] = make_plot(tr("Bandwidth"), tr("GB/s"));
     plots_[gflops] = make_plot(tr("Arithmetic"), tr("GFLOP/s"));
     plots_[peak_share] = make_plot(tr("Share of the device's peak"), tr("%"));
-    plots_[loss] = make_plot(tr("Loss curves (same batches, same start)"), tr("loss"));
+    // Two lines: in one, the title is wider than the chart at 1280 px.
+    plots_[loss] = make_plot(tr("Loss curves\n(same batches, same start)"), tr("loss"));
     plots_[loss]->xAxis->setLabel(tr("batch"));
     plots_[loss]->legend->setWrap(1);  // device names are long: one a row
     for (int i = 0; i < chart_count; ++i) grid->addWidget(plots_[i], i / 3, i % 3);
+    // The six share the space evenly, whatever their titles and legends ask for.
+    for (int i = 0; i < 3; ++i) grid->setColumnStretch(i, 1);
+    for (int i = 0; i < 2; ++i) grid->setRowStretch(i, 1);
+    // Why the cold and warm start chart is empty, where the chart would be.
+    reason_ = new QLabel(plots_[first_batch]);
+    reason_->setObjectName(QStringLiteral("comparisonChartReason"));
+    reason_->setWordWrap(true);
+    reason_->setAlignment(Qt::AlignCenter);
+    reason_->setAutoFillBackground(true);
+    reason_->setMargin(8);
+    reason_->hide();
+    for (QCustomPlot* plot : plots_) plot->installEventFilter(this);
     show_results({});
+}
+
+bool ComparisonCharts::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize)
+        for (QCustomPlot* plot : plots_)
+            if (plot == watched) {
+                fit_legend(plot);
+                if (plot == plots_[first_batch]) place_reason();
+            }
+    return QWidget::eventFilter(watched, event);
+}
+
+// Two legend entries side by side when they fit the chart's width, else one a row, so that no
+// entry is cut.
+void ComparisonCharts::fit_legend(QCustomPlot* plot) {
+    QCPLegend* legend = plot->legend;
+    const int preferred = plot == plots_[loss] ? 1 : 2;
+    int needed = legend->margins().left() + legend->margins().right();
+    for (int i = 0; i < legend->itemCount(); ++i)
+        needed += legend->item(i)->minimumOuterSizeHint().width() + (i > 0 ? legend->columnSpacing() : 0);
+    const int wrap = needed <= plot->width() ? preferred : 1;
+    if (legend->wrap() == wrap) return;
+    legend->setWrap(wrap);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The reason covers the chart's axis area, under its title and legend.
+void ComparisonCharts::place_reason() {
+    QCustomPlot* plot = plots_[first_batch];
+    const int top = plot->axisRect()->outerRect().top();
+    reason_->setGeometry(8, std::max(top, 0), std::max(plot->width() - 16, 0), std::max(plot->height() - top - 8, 0));
 }
 
 QString ComparisonCharts::device_label(const device::DeviceDescription& device) {
@@ -105,6 +152,10 @@ QCustomPlot* ComparisonCharts::make_plot(const QString& title, const QString& un
     plot->plotLayout()->insertRow(1);
     plot->plotLayout()->addElement(1, 0, legend);
     plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    // An empty legend's widest is its margins, and QCustomPlot makes that the widest of the whole
+    // column (the loss chart shrank to its axes). Any width is fine for a legend.
+    legend->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
+    legend->setMaximumSize(QWIDGETSIZE_MAX - 1, QWIDGETSIZE_MAX);
     // Always visible (an empty legend is a thin row): a hidden element in the layout squeezed the
     // axis rect of a chart with one series.
     legend->setFillOrder(QCPLegend::foColumnsFirst);
@@ -138,6 +189,30 @@ void ComparisonCharts::show_results(const std::vector<bench::DeviceComparison>& 
     show_bars(gflops, labels, {{tr("device SGEMM"), sgemm}, {tr("training step"), step_flops}}, 1);
     show_bars(peak_share, labels, {{tr("of SGEMM rate"), of_peak}, {tr("of copy bandwidth"), of_bandwidth}}, 1);
     show_losses(devices);
+    show_reason(devices);
+    for (QCustomPlot* plot : plots_) fit_legend(plot);
+}
+
+void ComparisonCharts::show_reason(const std::vector<bench::DeviceComparison>& devices) {
+    QStringList reasons;
+    bool any_time = false;
+    for (const bench::DeviceComparison& result : devices) {
+        any_time = any_time || result.cold_start_s || result.warm_start_s;
+        const QString reason = QString::fromStdString(result.start_error);
+        if (!reason.isEmpty() && !reasons.contains(reason)) reasons << reason;
+    }
+    if (any_time || reasons.isEmpty()) {
+        reason_->hide();
+        return;
+    }
+    reason_->setText(tr("The first batch was not timed: %1.").arg(reasons.join(QStringLiteral("; "))));
+    plots_[first_batch]->replot();  // the axis rect's place, under the title and legend
+    place_reason();
+    reason_->show();
+}
+
+QLabel* ComparisonCharts::chart_reason() const {
+    return reason_->isHidden() ? nullptr : reason_;
 }
 
 void ComparisonCharts::show_bars(Chart chart, const QStringList& devices, const std::vector<Series>& series,
@@ -193,7 +268,8 @@ void ComparisonCharts::show_losses(const std::vector<bench::DeviceComparison>& d
         const std::vector<double>& losses = devices[d].losses;
         if (losses.empty()) continue;
         QCPGraph* graph = plot->addGraph();
-        graph->setName(device_label(devices[d].device));
+        // In lines, as under the bars: one long device name is wider than the chart at 1280 px.
+        graph->setName(wrapped(device_label(devices[d].device)));
         // Later devices dashed, so curves that lie on top of each other stay visible as such.
         graph->setPen(QPen(RunList::palette_colour(static_cast<int>(d)), 2, d == 0 ? Qt::SolidLine : Qt::DashLine));
         for (std::size_t i = 0; i < losses.size(); ++i) {

@@ -10,6 +10,7 @@
 #include "engine/bench/device_comparison.h"
 
 class QCustomPlot;
+class QLabel;
 
 namespace bps::ui {
 
@@ -26,6 +27,9 @@ public:
     QCustomPlot* plot(Chart chart) const { return plots_[chart]; }
     // How each device is named under its bars and in the loss curve's legend: "0: pthread-cpu".
     static QString device_label(const device::DeviceDescription& device);
+    // The sentence shown over the empty cold and warm start chart ("The first batch was not timed:
+    // ..."); nullptr while that chart has times or nothing to explain.
+    QLabel* chart_reason() const;
 
 private:
     struct Series {
@@ -35,8 +39,13 @@ private:
     QCustomPlot* make_plot(const QString& title, const QString& unit);
     void show_bars(Chart chart, const QStringList& devices, const std::vector<Series>& series, int decimals);
     void show_losses(const std::vector<bench::DeviceComparison>& devices);
+    void show_reason(const std::vector<bench::DeviceComparison>& devices);
+    void fit_legend(QCustomPlot* plot);
+    void place_reason();
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     std::array<QCustomPlot*, chart_count> plots_{};
+    QLabel* reason_ = nullptr;
 };
 
 }  // namespace bps::ui

@@ -22,6 +22,7 @@
 
 #include "engine/session/number_text.h"
 #include "ui/devices/comparison_charts.h"
+#include "ui/dialog_folder.h"
 
 namespace bps::ui {
 
@@ -113,8 +114,10 @@ ComparisonPanel::ComparisonPanel(std::vector<device::DeviceDescription> devices,
       table_(new QTableWidget(0, column_count, this)),
       charts_(new ComparisonCharts(this)) {
     setObjectName("comparisonPanel");
+    listed_ = devices;
     ask_csv_path = [this] {
-        return QFileDialog::getSaveFileName(this, tr("Export Device Comparisons"), tr("device-comparisons.csv"),
+        return QFileDialog::getSaveFileName(this, tr("Export Device Comparisons"),
+                                            in_dialog_folder(this, tr("device-comparisons.csv")),
                                             tr("CSV files (*.csv)"));
     };
 
@@ -321,6 +324,37 @@ void ComparisonPanel::set_history(std::vector<bench::ComparisonRecord> records, 
     show_record(history_->itemData(row).toInt());
 }
 
+void ComparisonPanel::show_self_test(std::size_t device_index, const device::SelfTestResult& result) {
+    if (!result.error.empty()) return;
+    for (device::DeviceDescription& device : listed_) {
+        if (device.index != device_index) continue;
+        device.self_test = result.state();
+        device.self_test_summary = result.summary();
+        for (int row = 0; row < devices_->count(); ++row) {
+            QListWidgetItem* item = devices_->item(row);
+            if (item->data(Qt::UserRole).toULongLong() != device_index) continue;
+            const QSignalBlocker quiet(devices_);
+            item->setText(device_item_text(device));
+            if (device.self_test == device::SelfTestState::wrong_results) item->setForeground(wrong_results_colour);
+        }
+    }
+    if (running_)
+        show_devices(live_);
+    else if (!records_.empty())
+        show_record(history_->currentData().toInt());
+}
+
+// A comparison that ran before the device's self-test kept "not run": the test that ran since,
+// with the same driver, says more.
+device::SelfTestState ComparisonPanel::latest_self_test(const device::DeviceDescription& compared) const {
+    if (compared.self_test != device::SelfTestState::not_run) return compared.self_test;
+    for (const device::DeviceDescription& device : listed_)
+        if (device.index == compared.index && device.name == compared.name &&
+            device.driver_version == compared.driver_version)
+            return device.self_test;
+    return compared.self_test;
+}
+
 void ComparisonPanel::show_message(const QString& text) {
     status_->setText(text);
 }
@@ -349,7 +383,7 @@ void ComparisonPanel::show_devices(const std::vector<bench::DeviceComparison>& d
         const QString cells[column_count] = {
             ComparisonCharts::device_label(r.device),
             QString::fromStdString(r.device.driver_version),
-            self_test_text(r.device.self_test),
+            self_test_text(latest_self_test(r.device)),
             whole(r.images_per_s),
             r.step_ms > 0 ? QString::fromStdString(session::format_milliseconds(r.step_ms)) : QStringLiteral("–"),
             seconds(r.cold_start_s),

@@ -15,6 +15,7 @@
 
 #include "engine/bench/comparison_history.h"
 #include "engine/device/device_description.h"
+#include "engine/device/self_test.h"
 
 class QCheckBox;
 class QComboBox;
@@ -54,6 +55,10 @@ public:
     void add_device_result(const bench::DeviceComparison& result);
     // The kept runs, oldest first; shows the one at `shown` (the newest after a run).
     void set_history(std::vector<bench::ComparisonRecord> records, int shown);
+    // A self-test of a listed device ended (at start-up, before a training, on the Devices tab): the
+    // device list says so, and so does the table where it shows that device untested. One that
+    // could not finish changes nothing.
+    void show_self_test(std::size_t device_index, const device::SelfTestResult& result);
     // A problem or note under the buttons ("the project cannot be built: ...").
     void show_message(const QString& text);
 
@@ -105,6 +110,7 @@ private:
     void update_compare_button();
     void show_record(int index);
     void show_devices(const std::vector<bench::DeviceComparison>& devices);
+    device::SelfTestState latest_self_test(const device::DeviceDescription& compared) const;
     void export_csv();
 
     QListWidget* devices_;
@@ -124,7 +130,8 @@ private:
     ComparisonCharts* charts_;
     bool running_ = false;
     std::vector<bench::ComparisonRecord> records_;
-    std::vector<bench::DeviceComparison> live_;  // the run in progress
+    std::vector<bench::DeviceComparison> live_;      // the run in progress
+    std::vector<device::DeviceDescription> listed_;  // the devices, with their latest self-test
 };
 
 }  // namespace bps::ui

@@ -22,6 +22,7 @@
 #include "datasets/catalogue.h"
 #include "engine/session/number_text.h"
 #include "ui/editor/edit_gesture.h"
+#include "ui/editor/fit_width_scroll_area.h"
 #include "ui/editor/network_document.h"
 #include "ui/editor/quiet_setters.h"
 
@@ -106,9 +107,8 @@ InspectorDock::InspectorDock(NetworkDocument* document, QWidget* parent)
     layout->addWidget(editor_);
     layout->addStretch(1);
 
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
+    auto* scroll = new FitWidthScrollArea(this);
+    scroll->setObjectName("inspectorScroll");
     scroll->setWidget(content);
     setWidget(scroll);
 

@@ -15,7 +15,6 @@ constexpr int move_command_id = 1;
 constexpr int layer_edit_command_id = 2;
 constexpr int dataset_command_id = 3;
 constexpr int training_command_id = 4;
-constexpr double append_step_x = 180.0;
 
 bool same_dataset_source(const project::DatasetSettings& a, const project::DatasetSettings& b) {
     return a.name == b.name && a.folder == b.folder && a.height == b.height && a.width == b.width &&
@@ -130,26 +129,13 @@ std::optional<std::string> NetworkDocument::append_layer(const std::string& labe
     if (locked()) return refuse(lock_reason_.toStdString());
     const project::PaletteEntry* entry = project::palette_entry(label);
     if (!entry) return refuse("'" + label + "' is not a layer type");
-    const model::NetworkSpec& network = project_.network;
-    std::string from = after_layer;
-    if (from.empty() && !network.layers.empty()) from = network.layers.back().name;
-    const model::LayerSpec* previous = from.empty() ? nullptr : layer(from);
-    if (!from.empty() && !previous) return refuse("'" + from + "' is not a layer of this network");
-
+    if (!after_layer.empty() && !layer(after_layer))
+        return refuse("'" + after_layer + "' is not a layer of this network");
     State after = state();
-    model::LayerSpec layer = entry->layer;
-    const bool input = layer.type == model::LayerType::input;
-    layer.name = project::unique_layer_name(after.network, layer.name, input ? layer.name : std::string());
-    const model::CanvasPosition base = previous ? previous->position.value_or(model::CanvasPosition{})
-                                                : model::CanvasPosition{40.0 - append_step_x, 200.0};
-    layer.position = model::CanvasPosition{base.x + append_step_x, base.y};
-    const std::string name = layer.name;
-    after.network.layers.push_back(std::move(layer));
-    // Connect when the rules allow it (never into an Input); the layer is added either way.
-    if (previous && !project::connection_refusal(after.network, from, name))
-        after.network.layers.back().inputs.push_back(from);
-    if (added) *added = name;
-    push(tr("Add %1").arg(QString::fromStdString(name)), std::move(after));
+    // The layer, its edges and the layers moved to make room: one undo step.
+    const project::Insertion insertion = project::insert_layer(after.network, entry->layer, after_layer, classes_);
+    if (added) *added = insertion.name;
+    push(tr("Add %1").arg(QString::fromStdString(insertion.name)), std::move(after));
     return std::nullopt;
 }
 

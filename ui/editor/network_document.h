@@ -52,8 +52,9 @@ public:
     // Adds the palette entry `label` at `at`; `added` receives the new layer's name.
     std::optional<std::string> add_layer(const std::string& label, model::CanvasPosition at,
                                          std::string* added = nullptr);
-    // Adds the palette entry one column to the right of `after` and connects after -> new layer
-    // (with `after` empty: after the last layer, or at the start of an empty graph).
+    // The palette's double-click: adds the palette entry after `after` on its outgoing edges
+    // (before it when it is the output; with `after` empty, before the output), rewiring them and
+    // moving layers right to make room; see project::insert_layer.
     std::optional<std::string> append_layer(const std::string& label, const std::string& after,
                                             std::string* added = nullptr);
     std::optional<std::string> connect(const std::string& from, const std::string& to);

@@ -6,6 +6,7 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QPixmap>
+#include <QStyle>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -23,6 +24,7 @@ constexpr int label_role = Qt::UserRole;  // a leaf's palette label; empty on a 
 class PaletteTree : public QTreeWidget {
 public:
     using QTreeWidget::QTreeWidget;
+    int widest_row() const { return sizeHintForColumn(0); }  // with the indentation of its level
 
 protected:
     QStringList mimeTypes() const override { return {NetworkScene::layer_mime_type}; }
@@ -82,6 +84,11 @@ PaletteDock::PaletteDock(QWidget* parent)
     }
     tree_->expandAll();
     paint_group_icons();
+    // Never narrower than its longest label ("GlobalAveragePooling2D"): no label is cut, and the
+    // list never scrolls sideways.
+    tree_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    tree_->setMinimumWidth(static_cast<PaletteTree*>(tree_)->widest_row() + 2 * tree_->frameWidth() +
+                           tree_->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, tree_));
 
     // itemActivated is a double-click or Enter (or a single click where the platform says so).
     connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {

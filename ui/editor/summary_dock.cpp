@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/session/number_text.h"
+#include "ui/editor/fit_columns.h"
 #include "ui/editor/network_document.h"
 
 namespace bps::ui {
@@ -228,9 +229,9 @@ SummaryDock::SummaryDock(NetworkDocument* document, QWidget* parent)
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view_->verticalHeader()->setVisible(false);
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
-    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // Extra width goes to the names, not between a number and its neighbour.
-    view_->horizontalHeader()->setSectionResizeMode(SummaryModel::layer_column, QHeaderView::Stretch);
+    // Extra width goes to the names, not between a number and its neighbour; a narrow dock
+    // narrows every column instead of scrolling sideways.
+    new FitColumns(view_, SummaryModel::layer_column);
     setWidget(view_);
     connect(view_, &QTableView::activated, this, [this](const QModelIndex& index) {
         const QString name = model_->layer_name(index.row());

@@ -24,6 +24,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <utility>
 
 #include "engine/session/saved_weights.h"
 #include "ui/course/course_panel.h"
@@ -34,6 +35,7 @@
 #include "ui/datasets/dataset_panel.h"
 #include "ui/devices/comparison_panel.h"
 #include "ui/devices/device_panel.h"
+#include "ui/dialog_folder.h"
 #include "ui/editor/inspector_dock.h"
 #include "ui/editor/network_document.h"
 #include "ui/editor/network_scene.h"
@@ -45,6 +47,7 @@
 #include "ui/main_window/project_recovery.h"
 #include "ui/main_window/recent_files.h"
 #include "ui/main_window/window_layout.h"
+#include "ui/start/start_page.h"
 
 namespace bps::ui {
 
@@ -93,10 +96,12 @@ MainWindow::MainWindow(StartupFacts facts, QWidget* parent)
     install_editor_widgets();
     install_training_widgets(std::move(facts.devices), facts.default_device);
     install_course_widgets();
+    install_start_page();
     panels_->setCurrentIndex(0);
     create_menus();
     connect_canvas_actions();
     add_dock_toggles();
+    fit_small_screens(*this, *panels_);
     default_layout_ = saveState(window_state_version);
     resize(1100, 700);  // until start() places the window for this screen
 
@@ -272,6 +277,8 @@ void MainWindow::create_menus() {
         if (!path.isEmpty()) resume_from_checkpoint(path);
     });
     resume_checkpoint_->setObjectName("resumeCheckpointAction");
+    recover_unsaved_runs_ = file->addAction(tr("Recover &Unsaved Runs…"), this, [this] { recover_unsaved_runs(); });
+    recover_unsaved_runs_->setObjectName("recoverUnsavedRunsAction");
     file->addSeparator();
     quit_ = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit_->setObjectName("quitAction");
@@ -393,22 +400,24 @@ void MainWindow::rebuild_recent_menu() {
     const QStringList files = RecentFiles(settings_).files();
     for (int index = 0; index < files.size(); ++index) {
         const QString path = files[index];
-        QAction* action = recent_menu_->addAction(
-            QString("&%1 %2").arg(index + 1).arg(QFileInfo(path).fileName()), this, [this, path] {
-                if (!QFileInfo::exists(path)) {
-                    RecentFiles(settings_).remove(path);
-                    rebuild_recent_menu();
-                    prompts_.error(
-                        tr("%1 no longer exists; it is removed from Open Recent.").arg(QDir::toNativeSeparators(path)));
-                    return;
-                }
-                open_project(path);
-            });
+        QAction* action = recent_menu_->addAction(QString("&%1 %2").arg(index + 1).arg(QFileInfo(path).fileName()),
+                                                  this, [this, path] { open_recent(path); });
         action->setObjectName(QString("recentFile%1").arg(index));
         action->setData(path);
         action->setToolTip(QDir::toNativeSeparators(path));
     }
     recent_menu_->setEnabled(!files.isEmpty());
+    if (start_page_) start_page_->set_recent(files);
+}
+
+bool MainWindow::open_recent(const QString& path) {
+    if (!QFileInfo::exists(path)) {
+        RecentFiles(settings_).remove(path);
+        rebuild_recent_menu();
+        prompts_.error(tr("%1 no longer exists; it is removed from Open Recent.").arg(QDir::toNativeSeparators(path)));
+        return false;
+    }
+    return open_project(path);
 }
 
 project::Project MainWindow::blank_project() {
@@ -430,11 +439,17 @@ void MainWindow::start(const QString& file) {
     }
     if (!file.isEmpty() && load_file(file)) return;
     const QString last = settings_.value(last_project_key).toString();
-    if (!last.isEmpty() && QFileInfo::exists(last) && load_file(last)) return;
+    if (!last.isEmpty() && QFileInfo::exists(last) && load_file(last)) {
+        offer_start_page_ = true;  // the learner chooses where to begin, the last project among the rest
+        return;
+    }
     if (!last.isEmpty() && !QFileInfo::exists(last))
         statusBar()->showMessage(tr("The last project, %1, is gone.").arg(QDir::toNativeSeparators(last)),
                                  status_message_ms);
     document_->reset(project::example_project("cnn"));  // ready to train on Fashion-MNIST
+    untitled_name_ = QString::fromStdString(document_->project().name);  // a template goes by its name
+    update_title();
+    offer_start_page_ = true;
     // A first start offers the course, its first exercise selected: once the window shows, so that
     // the editor's docks go away with the Network tab as for any other tab.
     offer_course_ = last.isEmpty();
@@ -493,6 +508,9 @@ bool MainWindow::new_project(const QString& template_name) {
         return false;
     }
     recovery_->discard();
+    // A template goes by its name until it is saved ("cnn", and Save As suggests cnn.json); Blank is Untitled.
+    if (template_name != blank_template) untitled_name_ = QString::fromStdString(document_->project().name);
+    update_title();
     return true;
 }
 
@@ -543,8 +561,7 @@ bool MainWindow::save_as() {
     QString suggested = to_qstring(document_->file());
     if (suggested.isEmpty()) {
         const std::string& name = document_->project().name;
-        suggested = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-                        .filePath((name.empty() ? tr("Untitled") : QString::fromStdString(name)) + ".json");
+        suggested = in_dialog_folder(this, (name.empty() ? tr("Untitled") : QString::fromStdString(name)) + ".json");
     }
     const QString path = prompts_.save_path(suggested);
     return !path.isEmpty() && save_to(path);
@@ -592,6 +609,9 @@ QString MainWindow::display_name() const {
 void MainWindow::update_title() {
     setWindowTitle(tr("%1[*] — Backprop Studio").arg(display_name()));
     setWindowModified(document_->is_modified());
+    // Save and Export dialogs open beside the project (a new one: in Documents, ui/dialog_folder.h).
+    setProperty(dialog_folder_property,
+                document_->file().empty() ? QString() : to_qstring(document_->file().parent_path()));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -612,6 +632,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
+    if (std::exchange(offer_start_page_, false) && settings_.value(StartPage::show_at_start_key, true).toBool()) {
+        offer_course_ = false;  // the course is the Start page's first offer
+        panels_->setCurrentWidget(start_page_);
+    }
     if (offer_course_) {
         offer_course_ = false;
         panels_->setCurrentWidget(course_panel_);

@@ -44,6 +44,7 @@ class PaletteDock;
 class ProblemsDock;
 class ProjectRecovery;
 class ResultsPanel;
+class StartPage;
 class SummaryDock;
 class TrainingDashboard;
 class TrainPanel;
@@ -98,6 +99,9 @@ public:
     // the canvas (tabified with the Inspector). app/gui's CourseController fills both.
     CoursePanel* course_panel() const { return course_panel_; }
     ExerciseDock* exercise_dock() const { return exercise_dock_; }
+    // The Start tab (the last tab): the course, the templates, Open… and the recent projects. A
+    // start without a file shows it, unless the learner turned it off (StartPage::show_at_start_key).
+    StartPage* start_page() const { return start_page_; }
     // Shows the Exercise dock in front of the Network tab.
     void show_exercise_dock();
     // Where a course hint or check result points (exercise.h's Hint::point_at): "node:NAME" selects
@@ -115,6 +119,13 @@ public:
     // data folder until its first save moves them beside it): replacing such a project asks first.
     // The training controller sets it.
     std::function<int()> unsaved_project_runs;
+    // File ▸ Recover Unsaved Runs…: the projects never saved whose runs wait in the studio's data
+    // folder (not the current one), and opening one of them with its runs (false: not opened).
+    // The training controller sets both.
+    std::function<std::vector<UnsavedProjectEntry>()> list_unsaved_projects;
+    std::function<bool(const std::filesystem::path& folder)> open_unsaved_project;
+    // Lists them (prompts().recover_unsaved_runs) and opens the one picked; in main_window_unsaved_runs.cpp.
+    bool recover_unsaved_runs();
     // File > Resume Training from Checkpoint…: the training controller starts the run (the window
     // has opened the checkpoint's project first). False: it did not start.
     std::function<bool(const std::filesystem::path& checkpoint)> resume_training;
@@ -129,6 +140,7 @@ public:
     QAction* save_as_action() const { return save_as_; }
     QMenu* export_menu() const { return export_menu_; }  // Weights…, PyTorch Script…, Keras Script…
     QAction* resume_checkpoint_action() const { return resume_checkpoint_; }
+    QAction* recover_unsaved_runs_action() const { return recover_unsaved_runs_; }
     // Opens a checkpoint's project and asks resume_training to go on from it.
     bool resume_from_checkpoint(const QString& path);
     QAction* quit_action() const { return quit_; }
@@ -159,8 +171,9 @@ public:
 
     // What a start does before the window is shown: the geometry and docks of the last session
     // (or 80% of the screen, centred, the first time), then `file` if given, else the last
-    // project if its file still exists, else the cnn template on Fashion-MNIST; a first start (no
-    // project before) then shows the Course tab when the window shows.
+    // project if its file still exists, else the cnn template on Fashion-MNIST. Without a file the
+    // window shows the Start tab, or where the learner turned that off, the Course tab at a first
+    // start (no project before).
     void start(const QString& file = {});
     // Offers the recovery files that a crashed session left behind, newest first, until one is
     // restored; a declined one is deleted. True when a project was restored.
@@ -211,6 +224,9 @@ private:
     void rebuild_recent_menu();
     void update_title();
     void install_course_widgets();
+    void install_start_page();  // in main_window_start.cpp
+    // Open Recent's entry: opens the file, or says it is gone and drops it from the list.
+    bool open_recent(const QString& path);
     void highlight(QWidget* widget);
     bool load_file(const QString& path);
     void remember_project_file(const QString& path);
@@ -240,6 +256,8 @@ private:
     ExerciseDock* exercise_dock_ = nullptr;
     bool exercise_dock_added_ = false;  // the Exercise dock joins the window when an exercise opens
     bool offer_course_ = false;         // a first start: the Course tab when the window shows
+    StartPage* start_page_ = nullptr;
+    bool offer_start_page_ = false;     // a start without a file: the Start tab when the window shows
     QString untitled_name_;             // an unsaved project's name in the title (an exercise's), else "Untitled"
     QDockWidget* train_dock_ = nullptr;
     QLabel* lock_banner_ = nullptr;   // over the canvas while a run trains
@@ -254,6 +272,7 @@ private:
     QAction* save_ = nullptr;
     QMenu* export_menu_ = nullptr;
     QAction* resume_checkpoint_ = nullptr;
+    QAction* recover_unsaved_runs_ = nullptr;
     QAction* save_as_ = nullptr;
     QAction* quit_ = nullptr;
     QAction* undo_ = nullptr;

@@ -17,6 +17,7 @@
 #include "ui/editor/palette_dock.h"
 #include "ui/main_window/main_window.h"
 #include "ui/results/results_panel.h"
+#include "ui/start/start_page.h"
 #include "ui/try_it/try_it_panel.h"
 
 namespace bps::ui {
@@ -75,10 +76,12 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
 void MainWindow::follow_tab(int index) {
     // The Results and Try It tabs look at runs that have ended: the Train dock gives them its room,
     // which a laptop's screen needs for the matrix, the gallery and one image side by side. The
-    // Course tab trains nothing either: the exercise opens on the Network tab, where the dock is.
+    // Course and Start tabs train nothing either: an exercise or a template opens on the Network
+    // tab, where the dock is.
     const QWidget* shown = panels_->widget(index);
     const bool inspecting =
-        shown && (shown == results_panel_ || shown == try_it_panel_ || (course_panel_ && shown == course_panel_));
+        shown && (shown == results_panel_ || shown == try_it_panel_ || (course_panel_ && shown == course_panel_) ||
+                  (start_page_ && shown == start_page_));
     if (inspecting && train_dock_->isVisible()) {
         train_dock_away_ = true;
         train_dock_->hide();

@@ -1,7 +1,10 @@
 #include "ui/main_window/window_layout.h"
 
+#include <QLabel>
 #include <QMainWindow>
 #include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
 #include <algorithm>
 
 namespace bps::ui {
@@ -30,6 +33,31 @@ bool restore_window_layout(QMainWindow& window, const QSettings& settings) {
 void save_window_layout(const QMainWindow& window, QSettings& settings) {
     settings.setValue(geometry_key, window.saveGeometry());
     settings.setValue(state_key, window.saveState(window_state_version));
+}
+
+namespace {
+
+// A page counts towards the tab widget's minimum only while it is shown: the stacked pages'
+// minimum is the largest of those whose size policy is not Ignored.
+void size_pages_for(QTabWidget& tabs, int current) {
+    for (int index = 0; index < tabs.count(); ++index) {
+        QWidget* page = tabs.widget(index);
+        const QSizePolicy::Policy policy = index == current ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        page->setSizePolicy(policy, policy);
+    }
+}
+
+}  // namespace
+
+void fit_small_screens(QMainWindow& window, QTabWidget& tabs) {
+    size_pages_for(tabs, tabs.currentIndex());
+    QObject::connect(&tabs, &QTabWidget::currentChanged, &tabs,
+                     [&tabs](int current) { size_pages_for(tabs, current); });
+    if (QStatusBar* bar = window.statusBar())
+        for (QLabel* label : bar->findChildren<QLabel*>()) {
+            label->setMinimumWidth(0);
+            label->setSizePolicy(QSizePolicy::Ignored, label->sizePolicy().verticalPolicy());
+        }
 }
 
 }  // namespace bps::ui

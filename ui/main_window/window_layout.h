@@ -8,6 +8,7 @@
 
 class QMainWindow;
 class QSettings;
+class QTabWidget;
 
 namespace bps::ui {
 
@@ -25,5 +26,11 @@ QRect first_start_geometry(const QRect& available, const QSize& needed = {});
 // when none was saved: the caller then places the window as for a first start.
 bool restore_window_layout(QMainWindow& window, const QSettings& settings);
 void save_window_layout(const QMainWindow& window, QSettings& settings);
+
+// Lets the window shrink to a laptop's 1280x720 screen: the window's minimum follows the tab shown,
+// not the widest of all tabs (Compare Devices' alone asked for 922 px, which with the Network
+// tab's docks made the window at least 1286 px wide), and the status bar's labels give up width
+// (their text is cut, not the window). Call once the tabs and the status bar are built.
+void fit_small_screens(QMainWindow& window, QTabWidget& tabs);
 
 }  // namespace bps::ui

@@ -3,7 +3,8 @@
 #include <QApplication>
 #include <QFileDialog>
 #include <QMessageBox>
-#include <QStandardPaths>
+
+#include "ui/dialog_folder.h"
 
 namespace bps::ui {
 
@@ -42,8 +43,11 @@ WindowPrompts dialog_prompts(QWidget* parent) {
     prompts.unsaved_runs = [parent](const QString& question) {
         return save_discard_or_cancel(
             parent, QObject::tr("Unsaved project with runs"), question,
-            QObject::tr("Saving the project keeps its runs beside it. If you do not save it, the studio no longer "
-                        "lists them (their files stay in its data folder)."));
+            QObject::tr("Saving the project keeps its runs beside it. If you do not save it, its runs stay in the "
+                        "studio's data folder: File ▸ Recover Unsaved Runs… opens the project again with them."));
+    };
+    prompts.recover_unsaved_runs = [parent](const std::vector<UnsavedProjectEntry>& projects) {
+        return UnsavedRunsDialog::choose(parent, projects);
     };
     prompts.restore_recovery = [parent](const QString& question) {
         return QMessageBox::question(parent, QObject::tr("Restore unsaved changes"), question,
@@ -66,14 +70,13 @@ WindowPrompts dialog_prompts(QWidget* parent) {
     prompts.open_path = [parent] {
         // A weights file or checkpoint carries the project it was trained from, so it opens too.
         return QFileDialog::getOpenFileName(
-            parent, QObject::tr("Open project"), QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
+            parent, QObject::tr("Open project"), dialog_folder(parent),
             QObject::tr("Projects, weights and checkpoints (*.json *.h5);;Projects (*.json);;Weights and "
                         "checkpoints (*.h5)"));
     };
     prompts.checkpoint_path = [parent] {
         return QFileDialog::getOpenFileName(parent, QObject::tr("Resume training from a checkpoint"),
-                                            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
-                                            QObject::tr("Checkpoints (*.h5)"));
+                                            dialog_folder(parent), QObject::tr("Checkpoints (*.h5)"));
     };
     prompts.save_path = [parent](const QString& suggested) {
         QFileDialog dialog(parent, QObject::tr("Save project as"), suggested, filter());

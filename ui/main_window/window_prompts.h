@@ -4,7 +4,11 @@
 // dialog_prompts() answers them with real dialogs, and tests answer them in code (an offscreen
 // test cannot click a modal dialog).
 #include <QString>
+#include <filesystem>
 #include <functional>
+#include <vector>
+
+#include "ui/main_window/unsaved_runs_dialog.h"
 
 class QWidget;
 
@@ -31,6 +35,9 @@ struct WindowPrompts {
     std::function<QString(const QString& suggested)> save_path;
     // A checkpoint to resume training from, or empty when cancelled.
     std::function<QString()> checkpoint_path;
+    // File ▸ Recover Unsaved Runs…: the folder of the unsaved project to open with its runs, or
+    // empty when closed (UnsavedRunsDialog by default).
+    std::function<std::filesystem::path(const std::vector<UnsavedProjectEntry>& projects)> recover_unsaved_runs;
     // Help ▸ About: `html` holds the version, the libraries and the kernel cache's folder.
     std::function<void(const QString& html)> about;
 };

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "engine/session/number_text.h"
+#include "ui/dialog_folder.h"
 #include "ui/results/class_figures_table.h"
 #include "ui/results/confused_pairs_list.h"
 #include "ui/results/confusion_matrix_view.h"
@@ -399,7 +400,8 @@ void ResultsPanel::build_export_menu() {
 
 void ResultsPanel::export_to(const QString& title, const QString& suggested, const QString& filter,
                              const std::function<bool(const QString&, QString*)>& write) {
-    const QString path = ask_save_path(title, suggested, filter);
+    // Beside the project, or in Documents for one never saved.
+    const QString path = ask_save_path(title, in_dialog_folder(this, suggested), filter);
     if (path.isEmpty()) return;
     QString error;
     if (refuse_kept(path, kept_, &error) && write(path, &error))

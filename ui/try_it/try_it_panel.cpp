@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/dialog_folder.h"
 #include "ui/results/probability_bars.h"
 #include "ui/results/received_image.h"
 #include "ui/results/results_export.h"
@@ -110,15 +111,17 @@ TryItPanel::TryItPanel(QWidget* parent) : QWidget(parent) {
 
     ask_image_file = [this] {
         return QFileDialog::getOpenFileName(
-            this, tr("Open an image"), {},
+            this, tr("Open an image"), dialog_folder(this),
             tr("Images (*.png *.jpg *.jpeg *.bmp *.gif *.pgm *.ppm *.pbm *.webp *.tif *.tiff);;All files (*)"));
     };
     ask_save_path = [this] {
         return QFileDialog::getSaveFileName(this, tr("Save the image the network received"),
-                                            QStringLiteral("received.png"), tr("PNG images (*.png)"));
+                                            in_dialog_folder(this, QStringLiteral("received.png")),
+                                            tr("PNG images (*.png)"));
     };
     ask_export_path = [this] {
-        return QFileDialog::getSaveFileName(this, tr("Export the probabilities"), QStringLiteral("probabilities.png"),
+        return QFileDialog::getSaveFileName(this, tr("Export the probabilities"),
+                                            in_dialog_folder(this, QStringLiteral("probabilities.png")),
                                             tr("PNG images (*.png)"));
     };
     clear_prediction();

@@ -225,13 +225,20 @@ TEST_CASE("a job trains, validates each epoch, evaluates the test split and repo
     CHECK(run.stage_sequence() == std::vector<Stage>{Stage::preparing, Stage::running, Stage::evaluating,
                                                      Stage::running, Stage::evaluating, Stage::running,
                                                      Stage::evaluating, Stage::finished});
-    // Building kernels is counted: 1..N of the engine's programs.
+    // Opening the device has its words; building kernels is counted from the start: 0..N of the
+    // engine's programs, each out of N.
     std::vector<std::size_t> built;
-    for (const StageReport& stage : run.stages)
-        if (stage.activity == "building kernels" && stage.total > 0) built.push_back(stage.done);
+    bool opening = false;
+    for (const StageReport& stage : run.stages) {
+        opening = opening || (stage.activity == "opening the device" && built.empty());
+        if (stage.activity != "building kernels") continue;
+        CHECK(stage.total == kernels::embedded_sources().size());
+        built.push_back(stage.done);
+    }
+    CHECK(opening);
     const std::size_t programs = kernels::embedded_sources().size();
-    REQUIRE(built.size() == programs);
-    CHECK(built.front() == 1);
+    REQUIRE(built.size() == programs + 1);
+    CHECK(built.front() == 0);
     CHECK(built.back() == programs);
     CHECK(run.stages.back().stage == Stage::finished);
 }
@@ -385,6 +392,46 @@ TEST_CASE("stop ends at a batch boundary and keeps the weights trained so far, a
     REQUIRE(paused.result->weights.size() == stopped.result->weights.size());
     for (std::size_t i = 0; i < paused.result->weights.size(); ++i)
         CHECK(paused.result->weights[i].values == stopped.result->weights[i].values);
+}
+
+// The studio's Stop keeps the weights trained so far and, asked to, tests them: a stopped run
+// gets a test accuracy, the same as evaluating its saved weights, and says where it stopped.
+TEST_CASE("a run stopped with test_when_stopped tests the weights it kept", "[job]") {
+    TempDir dir("job-test-when-stopped");
+    Recorder stopped;
+    {
+        Handle handle;
+        stopped.on_batch = [&handle](const BatchReport& report) {
+            if (report.epoch == 1 && report.batch == 3) handle.get().stop();
+        };
+        JobSetup setup = setup_of(small_project());
+        setup.test_when_stopped = true;
+        setup.save_weights = dir.path() / "stopped.h5";
+        TrainingJob job(std::move(setup), stopped.events());
+        handle.promise.set_value(&job);
+        REQUIRE(stopped.wait_until([&] { return stopped.ended(); }));
+    }
+    REQUIRE(stopped.result);
+    CHECK(stopped.result->stopped);
+    CHECK(stopped.result->epochs_completed == 1);
+    CHECK(stopped.result->stopped_in_epoch == 1);
+    CHECK(stopped.result->stopped_after_batches == 3);
+    CHECK(stopped.batches.size() == 12 + 3);
+    const std::vector<Stage> sequence = stopped.stage_sequence();
+    CHECK(std::find(sequence.begin(), sequence.end(), Stage::evaluating) != sequence.end());
+    REQUIRE(stopped.result->test);
+    CHECK(stopped.result->test_samples);
+
+    Recorder evaluated;
+    JobSetup evaluation = setup_of(small_project());
+    evaluation.task = JobTask::evaluate;
+    evaluation.weights = dir.path() / "stopped.h5";
+    run_to_end(evaluated, std::move(evaluation));
+    REQUIRE(evaluated.result);
+    REQUIRE(evaluated.result->test);
+    CHECK(stopped.result->test->samples == evaluated.result->test->samples);
+    CHECK(stopped.result->test->accuracy == evaluated.result->test->accuracy);
+    CHECK(stopped.result->test->loss == Approx(evaluated.result->test->loss).epsilon(1e-6));
 }
 
 TEST_CASE("resume after a pause goes on to the end", "[job]") {
