@@ -141,18 +141,6 @@ QVariant with_predictor(PredictorSlot& slot, const std::filesystem::path& weight
 }
 
 // The files of a run's folder, and the evaluation's even before Evaluate now writes them.
-std::vector<ui::KeptFile> run_files(const session::RunRecord& record) {
-    std::vector<std::filesystem::path> files{record.folder / "evaluation.json", record.folder / "samples.bin"};
-    std::error_code unreadable;
-    for (const auto& entry : std::filesystem::directory_iterator(record.folder, unreadable))
-        if (entry.is_regular_file(unreadable)) files.push_back(entry.path());
-    std::vector<ui::KeptFile> kept;
-    for (const std::filesystem::path& file : files)
-        kept.push_back(
-            {file, QObject::tr("%1 of the run %2").arg(text_of(file.filename().string()), run_name(record))});
-    return kept;
-}
-
 // A Try It answer: the image as the network received it and, with a predictor, its probabilities.
 QVariant answer(session::Predictor* predictor, const std::vector<float>& pixels, const datasets::ImageShape& shape,
                 const QString& adjusted, const QString& source, std::optional<int> true_label = {}) {
@@ -271,7 +259,7 @@ void ResultsController::choose_run(const QString& id) {
         return;
     }
     // No export may replace what the run kept, nor the project.
-    kept_files_ = run_files(*record_);
+    kept_files_ = ui::run_files(*record_);
     if (!window_->document()->file().empty())
         kept_files_.push_back({window_->document()->file(), tr("the project file")});
     results->set_kept_files(kept_files_);

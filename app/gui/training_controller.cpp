@@ -188,6 +188,7 @@ void TrainingController::follow_project() {
     if (active_) return;  // the dashboard keeps showing the live run's project until it ends
     shown_file_ = file;
     shown_folder_ = runs_folder();
+    window_->dashboard()->run_list()->set_project_file(window_->document()->file());
     window_->dashboard()->show_runs(shown_folder_);
 }
 

@@ -100,6 +100,7 @@ private slots:
     void the_active_run_cannot_be_removed();
     void export_copies_the_weights_and_asks_before_replacing();
     void a_run_without_weights_cannot_be_exported();
+    void no_export_replaces_a_runs_files_or_the_project_file();
     void a_damaged_run_is_named_under_the_list();
     void add_run_and_update_run_refresh_the_row();
     void the_delete_key_deletes_the_selected_run();
@@ -361,6 +362,50 @@ void RunListTest::export_copies_the_weights_and_asks_before_replacing() {
     list.export_button()->click();
     QVERIFY(suggested.endsWith("cnn-Run 1.h5"));
     QCOMPARE(bytes_of(second), original);
+}
+
+void RunListTest::no_export_replaces_a_runs_files_or_the_project_file() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "cnn.runs";
+    const auto first = write_run(runs, "2026-11-23T18:00:00", "Run 1", 0.5, true);
+    const auto second = write_run(runs, "2026-11-23T19:00:00", "Run 2", 0.4, true);
+    const QString project = dir.filePath("cnn.json");
+    {
+        QFile file(project);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"the project\": true}");
+    }
+    RunList list;
+    list.show_folder(runs);
+    list.set_project_file(project.toStdString());
+    list.confirm = [](const QString&) { return true; };  // a learner who agrees to every replacement
+    const QString other_weights = QString::fromStdString(second.weights().string());
+    const QByteArray other_bytes = bytes_of(other_weights);
+    const QString own_weights = QString::fromStdString(first.weights().string());
+    const QString receipt = QString::fromStdString((second.folder / "receipt.json").string());
+    const QByteArray receipt_bytes = bytes_of(receipt);
+
+    QString error;
+    QVERIFY(!list.export_weights(id_of(first), project, &error));
+    QCOMPARE(error, project + " is the project file: save under another name, so that it is kept.");
+    QCOMPARE(bytes_of(project), QByteArray("{\"the project\": true}"));
+    QVERIFY(!list.export_weights(id_of(first), other_weights, &error));
+    QCOMPARE(error, other_weights + " is weights.h5 of the run 'Run 2': save under another name, so that it is kept.");
+    QCOMPARE(bytes_of(other_weights), other_bytes);
+    QVERIFY(!list.export_weights(id_of(first), own_weights, &error));
+    QVERIFY(error.contains("of the run 'Run 1'"));
+
+    // A script: never over the project or a run's file, nor its weights over another run's.
+    QVERIFY(!list.export_script(id_of(first), RunList::ScriptKind::pytorch, project, &error));
+    QVERIFY(error.startsWith(project + " is the project file"));
+    QCOMPARE(bytes_of(project), QByteArray("{\"the project\": true}"));
+    QVERIFY(!list.export_script(id_of(first), RunList::ScriptKind::keras, receipt, &error));
+    QCOMPARE(bytes_of(receipt), receipt_bytes);
+    const QString script_over_other = QString::fromStdString((second.folder / "weights.py").string());
+    QVERIFY(!list.export_script(id_of(first), RunList::ScriptKind::pytorch, script_over_other, &error));
+    QVERIFY(error.contains("weights.h5 of the run 'Run 2'"));
+    QCOMPARE(bytes_of(other_weights), other_bytes);
+    QVERIFY(!QFileInfo::exists(script_over_other));
 }
 
 void RunListTest::a_run_without_weights_cannot_be_exported() {

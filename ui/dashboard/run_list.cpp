@@ -21,12 +21,14 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "engine/io/same_file.h"
 #include "engine/session/code_export.h"
 #include "engine/session/number_text.h"
 #include "engine/session/saved_weights.h"
-#include "ui/dialog_folder.h"
 #include "ui/dashboard/hideable_columns.h"
 #include "ui/dashboard/run_receipt_text.h"
+#include "ui/dialog_folder.h"
+#include "ui/results/results_export.h"
 
 namespace bps::ui {
 
@@ -304,8 +306,7 @@ bool RunList::export_weights(const QString& id, const QString& destination, QStr
     const QString name = text_of(record->receipt.name);
     if (!has_weights(*record)) return fail(error, tr("“%1” kept no weights to export.").arg(name));
     const QString source = path_text(record->weights());
-    if (QFileInfo(destination).absoluteFilePath() == QFileInfo(source).absoluteFilePath())
-        return fail(error, tr("%1 is the run's own weights file; choose another place.").arg(destination));
+    if (!refuse_kept_file(destination, error)) return false;
     if (QFileInfo::exists(destination) &&
         !confirm(tr("%1 exists. Replace it with the weights of “%2”?").arg(destination, name)))
         return false;
@@ -332,6 +333,8 @@ bool RunList::export_script(const QString& id, ScriptKind kind, const QString& s
     const QFileInfo script_file(script);
     const QString weights_name = script_file.completeBaseName() + ".h5";
     const QString weights = script_file.dir().filePath(weights_name);
+    // The script may sit beside the run's own weights (then they are not copied); nothing kept is replaced.
+    if (!refuse_kept_file(script, error) || !refuse_kept_file(weights, error, record->weights())) return false;
     QStringList existing;
     for (const QString& file : {script, weights})
         if (QFileInfo::exists(file)) existing << file;
@@ -348,7 +351,7 @@ bool RunList::export_script(const QString& id, ScriptKind kind, const QString& s
     } catch (const std::exception& failure) {
         return fail(error, tr("Could not export “%1”: %2").arg(name, text_of(failure.what())));
     }
-    if (QFileInfo(weights).absoluteFilePath() != QFileInfo(path_text(record->weights())).absoluteFilePath()) {
+    if (!io::same_file(weights.toStdWString(), record->weights())) {
         QFile source(path_text(record->weights()));
         if (!source.open(QIODevice::ReadOnly))
             return fail(error, tr("Could not read the weights of “%1”: %2").arg(name, source.errorString()));
@@ -542,6 +545,16 @@ void RunList::update_buttons() {
     const session::RunRecord* record = run(selected_run());
     export_->setEnabled(record && has_weights(*record));
     delete_->setEnabled(record && selected_run() != active_);
+}
+
+bool RunList::refuse_kept_file(const QString& destination, QString* error, const std::filesystem::path& allowed) {
+    std::vector<KeptFile> kept;
+    if (!project_file_.empty()) kept.push_back({project_file_, tr("the project file")});
+    for (const session::RunRecord& record : runs_)
+        for (KeptFile& file : run_files(record))
+            if (allowed.empty() || !io::same_file(file.file, allowed)) kept.push_back(std::move(file));
+    QString message;
+    return refuse_kept(destination, kept, &message) || fail(error, message);
 }
 
 bool RunList::fail(QString* error, const QString& message) {

@@ -57,6 +57,8 @@ public:
     // label under the list. Showing another folder forgets the previous project's ticks, colours and
     // active run; showing the same one again keeps them.
     void show_folder(const std::filesystem::path& runs_folder);
+    // The project these runs belong to (empty while unsaved): an export never replaces it.
+    void set_project_file(const std::filesystem::path& file) { project_file_ = file; }
     const std::filesystem::path& folder() const { return folder_; }
 
     // A run that just started: shown at the end, ticked.
@@ -122,6 +124,10 @@ signals:
 
 private:
     bool has_weights(const session::RunRecord& record) const;
+    // False, with the reason, when `destination` is a file an export must never replace: a listed
+    // run's own file or the project file (ui/results/results_export.h's refuse_kept). `allowed`,
+    // when given, is the one kept file that may be named (the run's weights, which a script reads).
+    bool refuse_kept_file(const QString& destination, QString* error, const std::filesystem::path& allowed = {});
     int index_of(const QString& id) const;
     QTreeWidgetItem* item_of(const QString& id) const;
     int assign_colour(const QString& id);
@@ -135,7 +141,8 @@ private:
 
     std::filesystem::path folder_;
     std::vector<session::RunRecord> runs_;  // in list order, the same as the tree's rows
-    QMap<QString, int> colour_index_;       // decided once per id, kept for the session
+    std::filesystem::path project_file_;
+    QMap<QString, int> colour_index_;  // decided once per id, kept for the session
     QString active_;
     bool filling_ = false;  // rows being filled by code, not edited by the learner
     QTreeWidget* tree_;

@@ -32,6 +32,20 @@ bool refuse_kept(const QString& path, const std::vector<KeptFile>& kept, QString
     return true;
 }
 
+std::vector<KeptFile> run_files(const session::RunRecord& record) {
+    const QString run = QStringLiteral("'%1'").arg(
+        QString::fromStdString(record.receipt.name.empty() ? record.id() : record.receipt.name));
+    std::vector<std::filesystem::path> files{record.folder / "evaluation.json", record.folder / "samples.bin"};
+    std::error_code unreadable;
+    for (const auto& entry : std::filesystem::directory_iterator(record.folder, unreadable))
+        if (entry.is_regular_file(unreadable)) files.push_back(entry.path());
+    std::vector<KeptFile> kept;
+    for (const std::filesystem::path& file : files)
+        kept.push_back(
+            {file, QObject::tr("%1 of the run %2").arg(QString::fromStdString(file.filename().string()), run)});
+    return kept;
+}
+
 bool save_png(const QImage& picture, const QString& path, QString* error) {
     QByteArray bytes;
     QBuffer buffer(&bytes);

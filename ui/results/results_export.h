@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/session/run_recorder.h"
+
 namespace bps::ui {
 
 // A file an export must never replace, and what it is to the learner ("weights.h5 of the run
@@ -21,6 +23,10 @@ struct KeptFile {
 // False, with `error` ("FILE is WHAT: save under another name, so that it is kept"), when `path`
 // names one of `kept` (engine/io/same_file.h's rule). Checked before anything is written.
 bool refuse_kept(const QString& path, const std::vector<KeptFile>& kept, QString* error);
+
+// A run's own files (everything in its folder, and the evaluation it may write later), each named
+// for the learner ("weights.h5 of the run 'Run 1'").
+std::vector<KeptFile> run_files(const session::RunRecord& record);
 
 // False with `error` set ("Could not save FILE: REASON") when the file cannot be written.
 bool save_png(const QImage& picture, const QString& path, QString* error);
