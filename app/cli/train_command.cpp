@@ -153,6 +153,8 @@ std::optional<session::RunRecorder> record_run(session::JobSetup& setup) {
     // The weights and checkpoint go into the run's folder unless the learner named files of their own.
     if (setup.save_weights.empty()) setup.save_weights = recorder->weights_file();
     if (setup.checkpoint.empty()) setup.checkpoint = recorder->checkpoint_file();
+    // What the Inside view replays, epoch by epoch, is kept in the run's folder.
+    setup.replay_folder = recorder->folder();
     return recorder;
 }
 

@@ -15,6 +15,7 @@
 #include "app/gui/device_self_test.h"
 #include "app/gui/job_queue.h"
 #include "app/gui/kernel_warm_up.h"
+#include "app/gui/inside_controller.h"
 #include "app/gui/results_controller.h"
 #include "app/gui/startup_facts.h"
 #include "app/gui/startup_warning.h"
@@ -108,6 +109,7 @@ int main(int argc, char** argv) {
     bps::app::TrainingController training(&window, unsaved_runs.toStdString());
     // The Results and Try It tabs: a run's evaluation, images and predictor, read on a worker.
     bps::app::ResultsController results(&window, &training);
+    bps::app::InsideController inside(&window, &training);
     // Compare Devices: its kept results live beside the studio's other data.
     const QString comparisons = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
                                 "/backprop-studio/device-comparisons.json";

@@ -321,6 +321,7 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
     setup.source = document->file().empty() ? "the unsaved project" : document->file().string();
     setup.device_request = window_->train_panel()->device_request().toStdString();
     setup.save_weights = recorder_->weights_file();
+    setup.replay_folder = recorder_->folder();  // what the Inside view replays, epoch by epoch
     // Every run can go on later: its checkpoint follows each epoch and a stop.
     setup.checkpoint = recorder_->checkpoint_file();
     if (continuation) {

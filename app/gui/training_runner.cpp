@@ -58,6 +58,7 @@ TrainingRunner::TrainingRunner(QObject* parent)
     qRegisterMetaType<session::EpochReport>();
     qRegisterMetaType<session::JobResult>();
     qRegisterMetaType<session::JobFailure>();
+    qRegisterMetaType<std::shared_ptr<const session::InsideSnapshot>>();
     connect(bridge_, &WorkerBridge::progressed, this, &TrainingRunner::forward);
     connect(bridge_, &WorkerBridge::recorded, this, &TrainingRunner::forward);
     connect(bridge_, &WorkerBridge::finished, this, &TrainingRunner::forward);
@@ -80,6 +81,7 @@ bool TrainingRunner::start(session::JobSetup setup) {
     std::shared_ptr<Controls> controls = controls_;
     controls->begin();
     controls->curve_began = false;
+    setup.inside_interval = inside_interval_;
     qCInfo(startup_timing) << "Train: a run starts";
     return bridge_->start([setup = std::move(setup), controls](JobChannel& channel) mutable -> QVariant {
         session::JobEvents events;
@@ -90,6 +92,9 @@ bool TrainingRunner::start(session::JobSetup setup) {
         events.batch = [&channel](const session::BatchReport& b) { channel.record(QVariant::fromValue(b)); };
         events.epoch = [&channel](const session::EpochReport& e) { channel.record(QVariant::fromValue(e)); };
         events.note = [&channel](const std::string& n) { channel.record(QVariant(QString::fromStdString(n))); };
+        events.inside = [&channel](std::shared_ptr<const session::InsideSnapshot> snapshot) {
+            channel.record(QVariant::fromValue(std::move(snapshot)));
+        };
         // The start-up warm-up of this device, still building its kernels: the run waits for it
         // here, showing its progress, rather than building the same kernels beside it.
         join_warm_up(setup.device_request, events.stage, [&channel] { return channel.stop_requested(); });
@@ -129,6 +134,8 @@ void TrainingRunner::forward(const QVariant& event) {
         emit failed(event.value<session::JobFailure>());
     else if (event.userType() == QMetaType::QString)
         emit noted(event.toString());
+    else if (event.userType() == qMetaTypeId<std::shared_ptr<const session::InsideSnapshot>>())
+        emit insideSnapshot(event.value<std::shared_ptr<const session::InsideSnapshot>>());
 }
 
 void TrainingRunner::pause() {
@@ -142,6 +149,10 @@ void TrainingRunner::step() {
 }
 void TrainingRunner::stop() {
     bridge_->request_stop();
+}
+void TrainingRunner::set_inside_interval(std::chrono::milliseconds interval) {
+    inside_interval_ = interval;
+    controls_->apply([interval](session::TrainingJob& job) { job.set_inside_interval(interval); });
 }
 void TrainingRunner::set_learning_rate(float rate) {
     controls_->apply([rate](session::TrainingJob& job) { job.set_learning_rate(rate); });

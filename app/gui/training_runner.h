@@ -5,6 +5,7 @@
 // go), stage changes, the run's facts and epochs; then exactly one finished() or failed(). Every signal comes on the UI
 // thread, and no call here waits for the device: the buttons only ask, and the stage signals confirm.
 #include <QObject>
+#include <chrono>
 #include <memory>
 
 #include "engine/session/training_job.h"
@@ -15,6 +16,7 @@ Q_DECLARE_METATYPE(bps::session::BatchReport)
 Q_DECLARE_METATYPE(bps::session::EpochReport)
 Q_DECLARE_METATYPE(bps::session::JobResult)
 Q_DECLARE_METATYPE(bps::session::JobFailure)
+Q_DECLARE_METATYPE(std::shared_ptr<const bps::session::InsideSnapshot>)
 
 namespace bps::app {
 
@@ -38,6 +40,9 @@ public:
     void step();
     void stop();
     void set_learning_rate(float rate);
+    // Live snapshots of the weights and gradients (insideSnapshot) at most this often, for this
+    // run and the next ones; zero: none. The Inside view asks while it is shown.
+    void set_inside_interval(std::chrono::milliseconds interval);
 
 signals:
     void stageChanged(const bps::session::StageReport& stage);
@@ -49,12 +54,15 @@ signals:
     // Something the learner should know that did not stop the run (JobEvents::note): a damaged
     // kernel cache cleared or rebuilt.
     void noted(const QString& note);
+    // A live snapshot (set_inside_interval), shared: nothing is copied on the way.
+    void insideSnapshot(std::shared_ptr<const bps::session::InsideSnapshot> snapshot);
 
 private:
     struct Controls;  // the running job, shared with the bridge's worker thread
     void forward(const QVariant& event);
     WorkerBridge* bridge_;
     std::shared_ptr<Controls> controls_;
+    std::chrono::milliseconds inside_interval_{0};
 };
 
 }  // namespace bps::app

@@ -153,6 +153,17 @@ QJsonArray sideways_scrolling(const QWidget* window) {
     return names;
 }
 
+// A tab widget's tabs, each with its text and where it is on the screen.
+QJsonArray tabs_json(const QTabWidget* tabs) {
+    QJsonArray list;
+    const QTabBar* bar = tabs->tabBar();
+    for (int index = 0; index < tabs->count(); ++index)
+        list.append(QJsonObject{
+            {"text", plain(tabs->tabText(index))},
+            {"rect", rect_json(QRect(bar->mapToGlobal(bar->tabRect(index).topLeft()), bar->tabRect(index).size()))}});
+    return list;
+}
+
 }  // namespace
 
 UiProbe* UiProbe::from_environment(QObject* parent) {
@@ -192,14 +203,7 @@ QByteArray UiProbe::state_json() {
             window["sideways"] = sideways_scrolling(main);
             if (auto* tabs = main->findChild<QTabWidget*>("panels")) {
                 window["tab"] = plain(tabs->tabText(tabs->currentIndex()));
-                QJsonArray tab_list;
-                const QTabBar* bar = tabs->tabBar();
-                for (int index = 0; index < tabs->count(); ++index)
-                    tab_list.append(
-                        QJsonObject{{"text", plain(tabs->tabText(index))},
-                                    {"rect", rect_json(QRect(bar->mapToGlobal(bar->tabRect(index).topLeft()),
-                                                             bar->tabRect(index).size()))}});
-                window["tabs"] = tab_list;
+                window["tabs"] = tabs_json(tabs);
             }
         }
         windows.append(window);
@@ -223,6 +227,10 @@ QByteArray UiProbe::state_json() {
                     QJsonObject{{"w", label->minimumSizeHint().width()},
                                 {"h", label->heightForWidth(label->width()) > 0 ? label->heightForWidth(label->width())
                                                                                 : label->sizeHint().height()}};
+            if (const auto* tabs = qobject_cast<const QTabWidget*>(widget)) {  // a tab widget inside a tab
+                entry["tab"] = plain(tabs->tabText(tabs->currentIndex()));
+                entry["tabs"] = tabs_json(tabs);
+            }
             widgets.append(entry);
             if (const auto* view = qobject_cast<const QAbstractItemView*>(widget))
                 views[widget->objectName()] = view_json(view);

@@ -209,6 +209,19 @@ std::string Predictor::device_name() const {
     return state_->device->device().name;
 }
 
+const std::vector<io::NamedArray>& Predictor::weights() const {
+    return state_->source.weights;
+}
+
+void Predictor::set_weights(std::vector<io::NamedArray> weights) {
+    State& s = *state_;
+    std::lock_guard lock(s.mutex);
+    // upload_parameters checks every array before it writes any.
+    io::upload_parameters(s.device->runtime(), *s.network, weights,
+                          s.source.source.empty() ? std::string("the weights") : s.source.source);
+    s.source.weights = std::move(weights);
+}
+
 std::vector<LayerOutput> Predictor::layers() const {
     return state_->layers;
 }

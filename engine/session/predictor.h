@@ -114,6 +114,14 @@ public:
     // Every layer in execution order with its output shape per image (n = 1).
     std::vector<LayerOutput> layers() const;  // values empty
     int class_count() const;
+    // The network's weights now (as io::download_parameters names them), from the source or the
+    // last set_weights.
+    const std::vector<io::NamedArray>& weights() const;
+    // Other weights of the same network (a later snapshot of a run in training, a replayed
+    // epoch), uploaded in place of the present ones: nothing is built again. Throws
+    // io::WeightsFileError naming the array and both shapes for weights of another network, and
+    // then keeps the present ones.
+    void set_weights(std::vector<io::NamedArray> weights);
 
     // Every call refuses values that are not whole images of the card's shape (one image where it
     // takes one) and a class outside the network's with std::invalid_argument.

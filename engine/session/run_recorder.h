@@ -31,6 +31,8 @@ public:
     const RunRecord& record() const { return record_; }
     RunRecord& record() { return record_; }  // a rename, or a stop the recorder cannot hear
     const RunEvaluation& evaluation() const { return evaluation_; }
+    // The run's folder, where the job keeps its epoch replays (JobSetup::replay_folder).
+    std::filesystem::path folder() const { return record_.folder; }
     // Where the job saves into the run's folder (JobSetup::save_weights and ::checkpoint).
     std::filesystem::path weights_file() const;
     std::filesystem::path checkpoint_file() const;

@@ -3,6 +3,7 @@
 // engine/session/training_run.cpp, and every exception turned into one structured failure.
 #include "engine/session/training_job.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <exception>
@@ -85,6 +86,8 @@ struct TrainingJob::State {
     std::atomic<bool> detached = false;
     // The watchdog ended the job and saved what it could: a worker let go on later saves nothing.
     std::atomic<bool> ended_by_watchdog = false;
+    // JobSetup::inside_interval in milliseconds, changed by set_inside_interval from any thread.
+    std::atomic<long long> inside_interval_ms = 0;
     // Events come one at a time: from the worker, and once from the watchdog's thread.
     mutable std::mutex events_mutex;
     mutable std::mutex mutex;
@@ -121,6 +124,8 @@ struct TrainingJob::State {
         guarded.batch = [this](const BatchReport& report) { send(events.batch, report); };
         guarded.epoch = [this](const EpochReport& report) { send(events.epoch, report); };
         guarded.note = [this](const std::string& note) { send(events.note, note); };
+        if (events.inside)
+            guarded.inside = [this](std::shared_ptr<const InsideSnapshot> snapshot) { send(events.inside, snapshot); };
         return guarded;
     }
     void device_hung(std::chrono::milliseconds quiet, std::size_t batches, KeptWeights kept);
@@ -600,14 +605,14 @@ void TrainingJob::State::train(Prepared& prepared) {
     facts_sent.test_images = data->test.size();
     facts_sent.skipped_images = skipped;
     facts_sent.class_names = data->train.class_names;
-    send(events.started, facts_sent);
-
     // What the weights files written by this run (trained, checkpoint, or kept after a failure)
     // say about their images.
     kept_card.project = prepared.name;
     kept_card.shape = data->train.shape;
     kept_card.class_names = data->train.class_names;
     kept_card.normalization = data->normalization;
+    facts_sent.card = kept_card;
+    send(events.started, facts_sent);
 
     const JobEvents run_events = guarded_events();
     TrainingRun run{*prepared.runtime, project, *data, control, run_events, detached, setup.report_interval, {}};
@@ -627,6 +632,8 @@ void TrainingJob::State::train(Prepared& prepared) {
         run.resume_file = setup.resume_from;
     }
     run.checkpoint = setup.checkpoint;
+    run.replay_folder = setup.replay_folder;
+    run.inside_interval_ms = &inside_interval_ms;
     run.batch_limit = setup.batch_limit;
     run.test_when_stopped = setup.test_when_stopped;
     run.data_placement = setup.data_placement;
@@ -647,6 +654,7 @@ void TrainingJob::State::train(Prepared& prepared) {
 TrainingJob::TrainingJob(JobSetup setup, JobEvents events) : state_(std::make_shared<State>()) {
     state_->setup = std::move(setup);
     state_->events = std::move(events);
+    state_->inside_interval_ms = state_->setup.inside_interval.count();
     // The thread owns a reference: a job destroyed while its device is busy ends on its own.
     std::thread([state = state_] { state->run(); }).detach();
 }
@@ -673,6 +681,9 @@ void TrainingJob::stop() {
 }
 void TrainingJob::set_learning_rate(float rate) {
     state_->control.set_learning_rate(rate);
+}
+void TrainingJob::set_inside_interval(std::chrono::milliseconds interval) {
+    state_->inside_interval_ms = std::max<long long>(interval.count(), 0);
 }
 
 bool TrainingJob::wait_for(std::chrono::milliseconds timeout) const {

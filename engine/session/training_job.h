@@ -42,6 +42,8 @@
 #include "engine/device/device_description.h"
 #include "engine/io/weights_file.h"
 #include "engine/project/project.h"
+#include "engine/session/inside_snapshot.h"
+#include "engine/session/model_card.h"
 #include "engine/session/reports.h"
 #include "engine/session/sample_evaluation.h"
 #include "engine/session/training_data.h"
@@ -107,6 +109,13 @@ struct JobSetup {
     // The worker stays behind in the driver's call and sends nothing more. The first batch, which
     // may compile the GEMM kernels, gets ten times as long. Zero: no watchdog.
     std::chrono::milliseconds watchdog_limit{std::chrono::seconds(60)};
+    // train: the run's folder, where what the Inside view replays is written after every epoch
+    // (session/epoch_replay.h; epoch 0 before the first batch of a run that is not resumed).
+    // Empty: no replay. A replay that cannot be written is said in a note; training goes on.
+    std::filesystem::path replay_folder;
+    // train: live snapshots for the Inside view (JobEvents::inside) at most this often; zero: none
+    // until TrainingJob::set_inside_interval asks for them. Read between batches without waiting.
+    std::chrono::milliseconds inside_interval{0};
 };
 
 enum class Stage { preparing, running, paused, evaluating, finished, failed };
@@ -130,6 +139,9 @@ struct RunFacts {
     std::size_t train_images = 0, validation_images = 0, test_images = 0;
     std::vector<std::string> skipped_images;  // an image folder's unreadable files, with why
     std::vector<std::string> class_names;
+    // What the run's weights files will say about their images (a live look inside the run
+    // needs it before the first file is written).
+    ModelCard card;
 };
 
 struct JobResult {
@@ -202,6 +214,9 @@ struct JobEvents {
     std::function<void(const std::string&)> note;
     std::function<void(const JobResult&)> finished;
     std::function<void(const JobFailure&)> failed;
+    // A live snapshot of the weights and gradients (JobSetup::inside_interval), shared so that a
+    // bridge forwards it without copying megabytes.
+    std::function<void(std::shared_ptr<const InsideSnapshot>)> inside;
 };
 
 class TrainingJob {
@@ -223,6 +238,9 @@ public:
     void step();
     void stop();
     void set_learning_rate(float rate);  // the new base rate; the project's schedule goes on from it
+    // Live snapshots at most this often from the next batch on (zero: none); any thread, never
+    // blocking. The Inside view asks while it is shown.
+    void set_inside_interval(std::chrono::milliseconds interval);
 
     // True once finished or failed has been delivered (false when the timeout passed first).
     bool wait_for(std::chrono::milliseconds timeout) const;

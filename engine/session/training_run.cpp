@@ -8,8 +8,10 @@
 #include "engine/io/network_weights.h"
 #include "engine/ops/metrics.h"
 #include "engine/session/device_training_set.h"
+#include "engine/session/epoch_replay.h"
 #include "engine/session/evaluation.h"
 #include "engine/session/last_finite_weights.h"
+#include "engine/session/live_inside.h"
 #include "engine/session/loss_watch.h"
 #include "engine/session/number_text.h"
 #include "engine/session/project_data.h"
@@ -113,6 +115,8 @@ void TrainingRun::train(JobResult& result) {
     // weights at first). A failed run's rescued weights are only as useful as they are recent.
     LastFiniteWeights kept(report_interval);
     kept.keep_now(runtime, network, 0);
+    // The replay's epoch 0: the weights before training, which `kept` has just read.
+    if (!replay_folder.empty() && !resume_at) keep_replay(0, kept.weights(), {});
 
     // The first step may compile what the driver builds lazily: it gets ten times the bound.
     std::optional<Watchdog> watchdog;
@@ -223,6 +227,9 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
     };
     const project::TrainingSettings& settings = project.training;
     const project::DatasetSettings& feeding = project.dataset;
+    // Live snapshots for the Inside view, read between batches without waiting for them.
+    const std::atomic<long long> no_interval{0};
+    LiveInside live(inside_interval_ms ? *inside_interval_ms : no_interval);
 
     stage(Stage::running);
     const float project_rate = settings.optimizer.learning_rate;
@@ -295,6 +302,12 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
             latest.report.images_per_second = static_cast<double>(images) / std::max(latest.report.epoch_seconds, 1e-9);
             latest.samples = images;
             latest.trained = result.batches_trained;
+            if (events.inside)
+                if (auto snapshot = live.between_batches(
+                        runtime, network, result.batches_trained, epoch,
+                        static_cast<double>(epoch) + static_cast<double>(done) / static_cast<double>(batch_count),
+                        Clock::now()))
+                    send(events.inside, std::move(snapshot));
             if (done == batch_count) break;  // the epoch's end reports below, with the epoch
             if (result.batch_limit_reached) {
                 // Its last report, then the test evaluation as at the end; the checkpoint says
@@ -340,6 +353,18 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
         bool fine = report_batch(completed(latest, totals.loss_sum, totals.correct, reported), latest.trained) &&
                     parameters_finite(epoch, latest.report.learning_rate);
         kept.offer_now(runtime, network, result.batches_trained);
+        // The replay of this epoch, and the epoch's live snapshot, from one read of the weights
+        // and the last batch's gradients (the epoch's end waits for the device anyway).
+        const bool live_wanted = events.inside && live.wanted();
+        if (fine && (!replay_folder.empty() || live_wanted)) {
+            std::vector<io::NamedArray> weights = io::download_parameters(runtime, network);
+            std::vector<io::NamedArray> gradients = download_gradients(runtime, network);
+            if (!replay_folder.empty()) keep_replay(epoch + 1, weights, gradients);
+            if (live_wanted)
+                send(events.inside, std::make_shared<const InsideSnapshot>(
+                                        InsideSnapshot{result.batches_trained, epoch, static_cast<double>(epoch + 1),
+                                                       std::move(weights), std::move(gradients)}));
+        }
         EpochReport report;
         report.epoch = epoch;
         report.epochs = settings.epochs;
@@ -378,6 +403,17 @@ void TrainingRun::write_checkpoint(model::Network& network, const CheckpointPosi
         state.push_back({view.name, io::parameter_dims(view.value.shape), runtime.read(view.value)});
     save_checkpoint(checkpoint, project, card, io::download_parameters(runtime, network), state, position);
     result.checkpoint_saved_to = checkpoint;
+}
+
+void TrainingRun::keep_replay(int epoch, const std::vector<io::NamedArray>& weights,
+                              const std::vector<io::NamedArray>& gradients) {
+    try {
+        write_epoch_replay(replay_folder, make_epoch_replay(project, card, epoch, weights, gradients));
+    } catch (const std::exception& error) {
+        if (events.note && !detached)
+            events.note("the replay of epoch " + std::to_string(epoch) +
+                        " could not be kept, so the Inside view cannot show it (training goes on): " + error.what());
+    }
 }
 
 void TrainingRun::restore_optimizer_state(model::Network& network) {

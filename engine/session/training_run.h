@@ -44,6 +44,10 @@ struct TrainingRun {
     // Written after every epoch and when the run stops (empty: none), carrying `card`.
     std::filesystem::path checkpoint{};
     ModelCard card{};
+    // JobSetup::replay_folder (empty: no replay), and the live snapshots' interval in milliseconds
+    // (TrainingJob::set_inside_interval changes it from any thread; nullptr: none).
+    std::filesystem::path replay_folder{};
+    const std::atomic<long long>* inside_interval_ms = nullptr;
     std::optional<std::size_t> batch_limit{};  // JobSetup::batch_limit
     bool test_when_stopped = false;            // JobSetup::test_when_stopped
     JobSetup::DataPlacement data_placement = JobSetup::DataPlacement::automatic;
@@ -66,6 +70,9 @@ private:
                     JobResult& result);
     void write_checkpoint(model::Network& network, const CheckpointPosition& position, JobResult& result);
     void restore_optimizer_state(model::Network& network);
+    // Writes the replay of `epoch` into replay_folder; a failure is a note, and training goes on.
+    void keep_replay(int epoch, const std::vector<io::NamedArray>& weights,
+                     const std::vector<io::NamedArray>& gradients);
 };
 
 // The training diverged (a loss or weights that are not numbers, or an exploding loss: see

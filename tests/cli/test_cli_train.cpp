@@ -269,6 +269,10 @@ TEST_CASE("train records its run beside the project, as the studio does, and --n
     CHECK_THAT(trained.output, Catch::Contains("run recorded in " + run.string()));
     for (const char* file : {"receipt.json", "history.json", "weights.h5", "checkpoint.h5", "evaluation.json"})
         CHECK(std::filesystem::exists(run / file));
+    // What the Inside view replays: the weights before training and after each of the 8 epochs.
+    for (const char* file : {"epoch-000.h5", "epoch-001.h5", "epoch-008.h5"})
+        CHECK(std::filesystem::exists(run / "replay" / file));
+    CHECK_FALSE(std::filesystem::exists(run / "replay" / "epoch-009.h5"));
     CHECK(std::filesystem::exists(own));
     CHECK(std::filesystem::file_size(own) == std::filesystem::file_size(run / "weights.h5"));
 

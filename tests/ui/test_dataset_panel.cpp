@@ -27,6 +27,7 @@
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
 #include "ui/devices/comparison_panel.h"
+#include "ui/inside/inside_panel.h"
 #include "ui/main_window/main_window.h"
 #include "ui/results/results_panel.h"
 #include "ui/try_it/try_it_panel.h"
@@ -450,19 +451,22 @@ private slots:
         facts.dataset_catalogue = {absent_entry("absent")};
         facts.data_root = root();
         bps::ui::MainWindow window(std::move(facts));
-        // The network editor comes first, its training next, what a run got wrong and the network
-        // on the learner's images, then Devices with their comparison, and Datasets.
+        // The network editor comes first, its training next, what a run got wrong, the network on
+        // the learner's images and what it learned inside, then Devices with their comparison, and
+        // Datasets.
         QCOMPARE(window.panels()->tabText(0), QString("Network"));
         QCOMPARE(window.panels()->tabText(1), QString("Training"));
         QCOMPARE(window.panels()->tabText(2), QString("Results"));
         QCOMPARE(window.panels()->widget(2), static_cast<QWidget*>(window.results_panel()));
         QCOMPARE(window.panels()->tabText(3), QString("Try It"));
         QCOMPARE(window.panels()->widget(3), static_cast<QWidget*>(window.try_it_panel()));
-        QCOMPARE(window.panels()->tabText(4), QString("Devices"));
-        QCOMPARE(window.panels()->tabText(5), QString("Compare Devices"));
-        QCOMPARE(window.panels()->widget(5), static_cast<QWidget*>(window.comparison_panel()));
-        QCOMPARE(window.panels()->tabText(6), QString("Datasets"));
-        QCOMPARE(window.panels()->widget(6), static_cast<QWidget*>(window.dataset_panel()));
+        QCOMPARE(window.panels()->tabText(4), QString("Inside"));
+        QCOMPARE(window.panels()->widget(4), static_cast<QWidget*>(window.inside_panel()));
+        QCOMPARE(window.panels()->tabText(5), QString("Devices"));
+        QCOMPARE(window.panels()->tabText(6), QString("Compare Devices"));
+        QCOMPARE(window.panels()->widget(6), static_cast<QWidget*>(window.comparison_panel()));
+        QCOMPARE(window.panels()->tabText(7), QString("Datasets"));
+        QCOMPARE(window.panels()->widget(7), static_cast<QWidget*>(window.dataset_panel()));
         QCOMPARE(window.dataset_panel()->model()->rowCount(), 1);
     }
 };

@@ -23,6 +23,7 @@
 #include "app/gui/training_controller.h"
 #include "app/gui/training_runner.h"
 #include "datasets/catalogue.h"
+#include "tests/ui/stall_watch.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/dashboard/train_panel.h"
 #include "ui/dashboard/training_curves.h"
@@ -38,27 +39,6 @@
 using namespace bps;
 
 namespace {
-
-// Records the longest gap between the ticks of a 10 ms timer on the UI thread while it runs.
-class StallWatch {
-public:
-    StallWatch() {
-        ticks_.setInterval(10);
-        QObject::connect(&ticks_, &QTimer::timeout, [this] {
-            const qint64 now = clock_.elapsed();
-            longest_ = std::max(longest_, now - last_tick_);
-            last_tick_ = now;
-        });
-        clock_.start();
-        ticks_.start();
-    }
-    qint64 longest() const { return longest_; }
-
-private:
-    QElapsedTimer clock_;
-    QTimer ticks_;
-    qint64 last_tick_ = 0, longest_ = 0;
-};
 
 // An evaluation of 10,000 random answers over ten classes, and 10,000 random 28x28 images.
 std::shared_ptr<const session::RunEvaluation> many_answers(const QStringList& names) {
@@ -132,20 +112,11 @@ private slots:
 
         QSignalSpy ended(&controller, &app::TrainingController::runEnded);
         QSignalSpy batches(controller.runner(), &app::TrainingRunner::batchReported);
-        QElapsedTimer clock;
-        qint64 last_tick = 0, longest = 0;
-        QTimer ticks;
-        ticks.setInterval(10);
-        connect(&ticks, &QTimer::timeout, this, [&] {
-            const qint64 now = clock.elapsed();
-            longest = std::max(longest, now - last_tick);
-            last_tick = now;
-        });
-        clock.start();
-        ticks.start();
+        test::StallWatch watch;
         QTest::mouseClick(window.train_panel()->train_button(), Qt::LeftButton);
         QVERIFY2(ended.wait(240000), "the run did not end within 4 minutes");
-        ticks.stop();
+        watch.stop();
+        const qint64 longest = watch.longest();
         const auto record = ended.at(0).at(0).value<session::RunRecord>();
         QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("finished"));
         QCOMPARE(record.receipt.train_images, std::size_t{800});
@@ -176,7 +147,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() > 0, 10000);
         qint64 scrolling = 0;
         {
-            StallWatch watch;
+            test::StallWatch watch;
             QTimer steps;
             steps.setInterval(16);
             connect(&steps, &QTimer::timeout, this,
@@ -203,7 +174,7 @@ private slots:
         std::vector<qint64> answers;
         qint64 drawing = 0;
         {
-            StallWatch watch;
+            test::StallWatch watch;
             for (int stroke = 0; stroke < 10; ++stroke) {
                 const int x = 60 + stroke * 16;
                 QTest::mousePress(canvas, Qt::LeftButton, {}, to_widget({x, 60}));

@@ -23,6 +23,7 @@
 
 #include "ui/dashboard/curve_smoothing.h"
 #include "ui/dialog_folder.h"
+#include "ui/legend_row.h"
 
 namespace bps::ui {
 
@@ -156,17 +157,8 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QWidget(parent) {
     // The legend is a row under the loss plot's title, not inside the plot, so it never hides a
     // curve or a marker's label.
     QCustomPlot* loss_plot = plots_[loss];
-    QCPLegend* legend = loss_plot->legend;
-    loss_plot->axisRect()->insetLayout()->take(legend);
-    loss_plot->plotLayout()->insertRow(1);
-    loss_plot->plotLayout()->addElement(1, 0, legend);
-    loss_plot->plotLayout()->setRowStretchFactor(1, 0.001);
-    // An empty legend's widest is its margins, and QCustomPlot makes that the widest of the whole
-    // column: the loss plot shrank to 100 px before the first run. Any width is fine for a legend.
-    legend->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
-    legend->setMaximumSize(QWIDGETSIZE_MAX - 1, QWIDGETSIZE_MAX);
+    QCPLegend* legend = legend_under_title(*loss_plot);
     legend->setVisible(false);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(3);
     legend->setBorderPen(Qt::NoPen);
     legend->setBrush(Qt::NoBrush);

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "ui/dashboard/run_list.h"
+#include "ui/legend_row.h"
 
 namespace bps::ui {
 
@@ -147,18 +148,9 @@ QCustomPlot* ComparisonCharts::make_plot(const QString& title, const QString& un
     }
     plot->yAxis->setLabel(unit);
     // The legend is a row under the title, so it never hides a bar's figure or a curve.
-    QCPLegend* legend = plot->legend;
-    plot->axisRect()->insetLayout()->take(legend);
-    plot->plotLayout()->insertRow(1);
-    plot->plotLayout()->addElement(1, 0, legend);
-    plot->plotLayout()->setRowStretchFactor(1, 0.001);
-    // An empty legend's widest is its margins, and QCustomPlot makes that the widest of the whole
-    // column (the loss chart shrank to its axes). Any width is fine for a legend.
-    legend->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
-    legend->setMaximumSize(QWIDGETSIZE_MAX - 1, QWIDGETSIZE_MAX);
+    QCPLegend* legend = legend_under_title(*plot);
     // Always visible (an empty legend is a thin row): a hidden element in the layout squeezed the
     // axis rect of a chart with one series.
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(2);
     legend->setVisible(true);
     legend->setFont(small);

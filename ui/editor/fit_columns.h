@@ -1,7 +1,8 @@
 #pragma once
 // Keeps a table's columns inside its width, so that a dock's table never scrolls sideways: each
 // column is as wide as its contents and heading while they all fit (the spare width going to
-// `stretch_column`), and all narrow together, their text elided, when they do not.
+// `stretch_column`, or shared evenly with `spread_spare`), and all narrow together, their text
+// elided, when they do not.
 #include <QAbstractItemModel>
 #include <QEvent>
 #include <QHeaderView>
@@ -14,6 +15,8 @@ namespace bps::ui {
 
 class FitColumns : public QObject {
 public:
+    static constexpr int spread_spare = -1;  // as `stretch_column`: every column gets a share
+
     FitColumns(QTableView* view, int stretch_column) : QObject(view), view_(view), stretch_column_(stretch_column) {
         view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -45,6 +48,10 @@ public:
                 width = static_cast<int>(static_cast<long>(width) * available / total);
             else if (column == stretch_column_)
                 width += available - static_cast<int>(total);
+            else if (stretch_column_ == spread_spare) {
+                const int spare = available - static_cast<int>(total);
+                width += column + 1 < columns ? spare / columns : spare - (columns - 1) * (spare / columns);
+            }
             view_->setColumnWidth(column, width);
         }
     }

@@ -49,6 +49,7 @@ class SummaryDock;
 class TrainingDashboard;
 class TrainPanel;
 class TryItPanel;
+class InsidePanel;
 
 struct StartupFacts {
     std::vector<device::DeviceDescription> devices;
@@ -95,6 +96,7 @@ public:
     // The Results tab and the Try it tab: what a run got wrong, and the network on the learner's images.
     ResultsPanel* results_panel() const { return results_panel_; }
     TryItPanel* try_it_panel() const { return try_it_panel_; }
+    InsidePanel* inside_panel() const { return inside_panel_; }
     // The course: its tab (the exercises and their status) and the open exercise's dock, beside
     // the canvas (tabified with the Inspector). app/gui's CourseController fills both.
     CoursePanel* course_panel() const { return course_panel_; }
@@ -252,6 +254,7 @@ private:
     TrainingDashboard* dashboard_ = nullptr;
     ResultsPanel* results_panel_ = nullptr;
     TryItPanel* try_it_panel_ = nullptr;
+    InsidePanel* inside_panel_ = nullptr;
     CoursePanel* course_panel_ = nullptr;
     ExerciseDock* exercise_dock_ = nullptr;
     bool exercise_dock_added_ = false;  // the Exercise dock joins the window when an exercise opens

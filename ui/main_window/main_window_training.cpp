@@ -15,6 +15,7 @@
 #include "ui/editor/network_document.h"
 #include "ui/editor/network_view.h"
 #include "ui/editor/palette_dock.h"
+#include "ui/inside/inside_panel.h"
 #include "ui/main_window/main_window.h"
 #include "ui/results/results_panel.h"
 #include "ui/start/start_page.h"
@@ -30,6 +31,9 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
     panels_->insertTab(2, results_panel_, tr("Results"));
     try_it_panel_ = new TryItPanel(panels_);
     panels_->insertTab(3, try_it_panel_, tr("Try It"));
+    // What the network learned: its filters, its activations on an image, live and replayed.
+    inside_panel_ = new InsidePanel(panels_);
+    panels_->insertTab(4, inside_panel_, tr("Inside"));
 
     train_panel_ = new TrainPanel(document_, std::move(devices), default_device);
     train_dock_ = new QDockWidget(tr("Train"), this);
@@ -74,13 +78,14 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
 }
 
 void MainWindow::follow_tab(int index) {
-    // The Results and Try It tabs look at runs that have ended: the Train dock gives them its room,
+    // The Results, Try It and Inside tabs look at runs: the Train dock gives them its room,
     // which a laptop's screen needs for the matrix, the gallery and one image side by side. The
     // Course and Start tabs train nothing either: an exercise or a template opens on the Network
     // tab, where the dock is.
     const QWidget* shown = panels_->widget(index);
     const bool inspecting =
-        shown && (shown == results_panel_ || shown == try_it_panel_ || (course_panel_ && shown == course_panel_) ||
+        shown && (shown == results_panel_ || shown == try_it_panel_ || shown == inside_panel_ ||
+                  (course_panel_ && shown == course_panel_) ||
                   (start_page_ && shown == start_page_));
     if (inspecting && train_dock_->isVisible()) {
         train_dock_away_ = true;
