@@ -263,6 +263,8 @@ InsideController::InsideController(ui::MainWindow* window, TrainingController* t
         live_project_ = window_->document()->project();
         live_card_ = facts.card;
         latest_.reset();
+        source_ = live_id;  // a new run is the one to watch
+        answer_.reset();
         if (shown()) refresh_sources();
     });
     connect(runner, &TrainingRunner::epochReported, this, [this] {
@@ -313,9 +315,10 @@ void InsideController::refresh_sources() {
         ids << id;
         names << (!run->receipt.name.empty() ? text_of(run->receipt.name) : id);
     }
-    // The run in training first, else the one looked at, else the newest.
-    QString chosen = ids.contains(live_id)   ? live_id
-                     : ids.contains(source_) ? source_
+    // The one looked at while it is listed, else the run in training, else the newest. A run that
+    // starts is looked at live (runStarted chooses it).
+    QString chosen = ids.contains(source_)   ? source_
+                     : ids.contains(live_id) ? live_id
                      : ids.isEmpty()         ? QString()
                                              : ids.back();
     window_->inside_panel()->set_sources(ids, names, chosen);

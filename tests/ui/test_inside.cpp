@@ -315,6 +315,9 @@ private slots:
         QVERIFY2(!snapshots.isEmpty(), "the run sent no live snapshot while the Inside tab was shown");
         QVERIFY2(!live_statuses.isEmpty(), "no live view was shown");
         QVERIFY2(longest < 200, qPrintable(QString("the UI thread stalled for %1 ms").arg(longest)));
+        // The run that ended is the one shown now, from its files.
+        const auto record = ended.at(0).at(0).value<session::RunRecord>();
+        QCOMPARE(studio.panel()->source(), QString::fromStdString(record.id()));
     }
 };
 
