@@ -272,7 +272,9 @@ TEST_CASE("a training job keeps a replay of every epoch, equal to its checkpoint
     };
     REQUIRE(seen.run(setup, events));
     REQUIRE_FALSE(seen.failure);
-    CHECK(seen.notes.empty());
+    // Every replay was kept (a note about the kernel cache, which a cold cache on a busy machine
+    // may bring, is another matter).
+    for (const std::string& note : seen.notes) CHECK_THAT(note, !Catch::Contains("replay"));
     REQUIRE(seen.checkpoints.size() == 3);
     REQUIRE(replay_epochs(run.path()) == std::vector<int>{0, 1, 2, 3});
 
@@ -326,9 +328,13 @@ TEST_CASE("a replay that cannot be written is said in a note and the training go
     REQUIRE(seen.run(setup, events));
     REQUIRE_FALSE(seen.failure);
     CHECK(seen.result->epochs_completed == 1);
-    REQUIRE(seen.notes.size() == 2);  // epochs 0 and 1
-    CHECK_THAT(seen.notes[0], Catch::StartsWith("the replay of epoch 0 could not be kept, so the Inside view cannot "
-                                                "show it (training goes on): " +
-                                                epoch_replay_file(run.path(), 0).string() + ": "));
-    CHECK_THAT(seen.notes[1], Catch::StartsWith("the replay of epoch 1 could not be kept"));
+    // The replays' notes, epochs 0 and 1 (a note about a cold kernel cache may come besides).
+    std::vector<std::string> replay_notes;
+    for (const std::string& note : seen.notes)
+        if (note.find("replay") != std::string::npos) replay_notes.push_back(note);
+    REQUIRE(replay_notes.size() == 2);
+    CHECK_THAT(replay_notes[0], Catch::StartsWith("the replay of epoch 0 could not be kept, so the Inside view cannot "
+                                                  "show it (training goes on): " +
+                                                  epoch_replay_file(run.path(), 0).string() + ": "));
+    CHECK_THAT(replay_notes[1], Catch::StartsWith("the replay of epoch 1 could not be kept"));
 }
