@@ -24,8 +24,6 @@ namespace bps::ui {
 
 namespace {
 
-const QString live_id = QStringLiteral("live");
-
 // Image files a predictor reads (session::read_image_for), as Try It offers them.
 const char* const image_filter = "Images (*.png *.jpg *.jpeg *.bmp *.gif *.pgm *.ppm)";
 
@@ -229,10 +227,6 @@ void InsidePanel::set_test_images(int count) {
     }
 }
 
-void InsidePanel::set_drawing_available(bool available) {
-    drawing_available_ = available;
-}
-
 InsideImageChoice InsidePanel::image_choice(int slot) const {
     InsideImageChoice choice;
     choice.kind = static_cast<InsideImageChoice::Kind>(image_kind_[slot]->currentIndex());
@@ -262,7 +256,6 @@ void InsidePanel::image_source_changed(int slot) {
         image_file_[slot] = file;
         image_kind_[slot]->setItemText(2, QFileInfo(file).fileName());
     }
-    if (kind == InsideImageChoice::Kind::drawing) emit drawingRequested();
     emit imagesChanged();
 }
 
@@ -292,9 +285,8 @@ void InsidePanel::show_activations(int slot, InsideImageActivations activations)
 
 void InsidePanel::clear_activations(const QString& reason) {
     for (int slot = 0; slot < 2; ++slot) shown_[slot] = {};
-    for (ActivationMaps* maps : chosen_maps_) maps->clear(reason);
     show_chosen_layer_maps();
-    chosen_maps_[0]->clear(reason);
+    for (ActivationMaps* maps : chosen_maps_) maps->clear(reason);
 }
 
 // The chosen layer's maps in each slot, or every layer's one under another.

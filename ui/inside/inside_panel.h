@@ -66,9 +66,8 @@ public:
     int chosen_epoch_index() const;
     bool at_last_epoch() const;
 
-    // How many test images the index may choose from (0: none), and whether Try It has a drawing.
+    // How many test images the index may choose from (0: none).
     void set_test_images(int count);
-    void set_drawing_available(bool available);
     InsideImageChoice image_choice(int slot) const;  // slot 0 or 1
     bool comparing() const;
 
@@ -98,8 +97,7 @@ signals:
     void sourceChosen(const QString& id);
     void layerChosen(const QString& layer);
     void epochChosen(int index);
-    void imagesChanged();     // either slot's image, or comparing on or off
-    void drawingRequested();  // "Try It drawing" chosen: the controller takes Try It's canvas
+    void imagesChanged();  // either slot's image, or comparing on or off
 
 private:
     QWidget* make_source_row();
@@ -130,7 +128,6 @@ private:
     InsideImageActivations shown_[2];
     QString layer_;
     int test_images_ = 0;
-    bool drawing_available_ = false;
 };
 
 }  // namespace bps::ui
