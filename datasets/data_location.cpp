@@ -33,6 +33,10 @@ std::optional<fs::path> environment_path(const wchar_t* wide_name, const char* n
 fs::path user_data_root() {
     if (auto chosen = environment_path(L"BACKPROP_DATA_DIR", "BACKPROP_DATA_DIR"); chosen && !chosen->empty())
         return *chosen;
+    return user_data_folder() / "datasets";
+}
+
+fs::path user_data_folder() {
     fs::path base;
 #if defined(_WIN32)
     if (auto local = environment_path(L"LOCALAPPDATA", "LOCALAPPDATA"); local && !local->empty()) base = *local;
@@ -51,7 +55,7 @@ fs::path user_data_root() {
         std::error_code ignored;
         base = fs::temp_directory_path(ignored);
     }
-    return base / "backprop-studio" / "datasets";
+    return base / "backprop-studio";
 }
 
 }  // namespace bps::datasets

@@ -9,4 +9,9 @@ namespace bps::datasets {
 
 std::filesystem::path user_data_root();
 
+// The studio's own per-user data folder: the platform's (as above, where Qt's
+// GenericDataLocation is) + "backprop-studio", whatever BACKPROP_DATA_DIR says. The studio and
+// `backprop bench` keep the device comparisons' history there.
+std::filesystem::path user_data_folder();
+
 }  // namespace bps::datasets

@@ -19,8 +19,20 @@ canvas, pick a dataset (MNIST, Fashion-MNIST, CIFAR-10) and train it with OpenCL
 its CPU, while the curves are drawn live. The backprop command line trains the same projects without a window.")
 set(CPACK_PACKAGE_HOMEPAGE_URL "https://github.com/backpropstudio/backprop-studio")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY "Backprop Studio")
-set(CPACK_PACKAGE_EXECUTABLES backprop-studio "Backprop Studio")
+if(TARGET backprop-studio)
+  set(CPACK_PACKAGE_EXECUTABLES backprop-studio "Backprop Studio")  # Start-menu entry (NSIS)
+endif()
 set(CPACK_RESOURCE_FILE_README ${PROJECT_SOURCE_DIR}/README.md)
+# The licence: GPL-3.0-or-later (LICENSE). The studio links QCustomPlot, which is GPL-3 or later
+# (Debian's /usr/share/doc/libqcustomplot2.1-qt6/copyright: "Files: * ... License: GPL-3+"), so
+# the program as shipped is GPL-3.0-or-later. What else it links is compatible with that: Qt
+# (LGPL-3), CLBlast (Apache-2.0), HDF5 (BSD-style), nlohmann-json (MIT), zlib, curl, OpenSSL 3
+# (Apache-2.0), libarchive (BSD), stb (public domain / MIT). Using the program asks no consent, so
+# no installer shows a licence to accept (NSIS: CPACK_NSIS_IGNORE_LICENSE_PAGE; the disk image:
+# no SLA); each installs the text beside the program instead (BACKPROP_LICENSE_FILE, installed by
+# the platform's file).
+set(BACKPROP_LICENSE_FILE ${PROJECT_SOURCE_DIR}/LICENSE)
+set(CPACK_RESOURCE_FILE_LICENSE ${BACKPROP_LICENSE_FILE})
 set(CPACK_STRIP_FILES ON)
 # Only the installed programs and files go into a package: never the tests or a build folder.
 set(CPACK_SOURCE_IGNORE_FILES "/build/;/\\\\.git/")
@@ -44,5 +56,11 @@ install(FILES ${PROJECT_SOURCE_DIR}/tutorials/projects/mlp.json ${PROJECT_SOURCE
 # engine/course/exercise.h's course_root finds beside the programs: bin/../share/backprop-studio/course,
 # or the macOS bundle's Contents/Resources/course.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tutorials/course/ DESTINATION ${BACKPROP_INSTALL_DATADIR}/course)
+
+# macOS: signing is the last install rule, after every rule that rewrites a binary's library
+# paths (CMake's rpath, Qt's deploy script) or adds a file to the bundle (the lines above).
+if(APPLE)
+  install(SCRIPT ${CMAKE_CURRENT_LIST_DIR}/macos/sign-bundle.cmake)
+endif()
 
 include(CPack)

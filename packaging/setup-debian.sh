@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Set-up on Debian 12 / Ubuntu, from nothing: installs the packages that are missing,
-# configures and builds, then starts Backprop Studio ("run") or runs every test ("test").
-# Idempotent: when everything is installed and built it only rebuilds what changed.
-#   packaging/setup-debian.sh run     build and start the GUI
-#   packaging/setup-debian.sh test    build and run the whole test suite (what CI runs)
+# configures and builds, then starts Backprop Studio ("run"), runs every test ("test"), or runs
+# the sanitizer stage ("sanitize"). Idempotent: when everything is installed and built it only
+# rebuilds what changed.
+#   packaging/setup-debian.sh run        build and start the GUI
+#   packaging/setup-debian.sh test       build and run every test: unit, Qt, end-to-end and the .deb
+#   packaging/setup-debian.sh sanitize   fuzz the readers, run the engine and dataset tests under
+#                                        ASan + UBSan (its own clang build), every kernel under Oclgrind
+# CI (.ci/run) runs test, then sanitize. BACKPROP_TEST_CACHES names a folder for the kernel caches
+# that both share (PoCL's first compile of a kernel is the slow part); by default each run has its
+# own temporary one.
 set -euo pipefail
 
 mode=${1:-run}
-case "$mode" in run|test) ;; *) echo "usage: $0 run|test" >&2; exit 2;; esac
+case "$mode" in run|test|sanitize) ;; *) echo "usage: $0 run|test|sanitize" >&2; exit 2;; esac
 project=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$project/build"
 
@@ -20,13 +26,21 @@ packages=(
   libcurl4-openssl-dev libssl-dev libarchive-dev     # dataset downloads: HTTP, SHA-256, tar.gz
   libstb-dev                                         # PNG/JPEG decoding for image folders
   dataset-fashion-mnist                              # the default dataset, offline
+)
+test_packages=(
   python3-h5py python3-numpy python3-pil python3-torch  # tests: exported weights and scripts, read independently
   xvfb xauth x11-utils desktop-file-utils appstream  # tests: the installed .deb, its studio window and metadata
   xdotool                                            # tests: the scripted walkthrough clicks the real window
   g++-mingw-w64-x86-64-posix                         # tests: the engine and CLI compile for Windows
-  clang-14 libclang-rt-14-dev llvm-14                # tests: libFuzzer, ASan and UBSan (tests/sanitize/ci.sh); llvm-symbolizer names lines
-  oclgrind                                           # tests: every kernel under a second OpenCL implementation (tests/sanitize/oclgrind.sh)
 )
+sanitize_packages=(
+  clang-14 libclang-rt-14-dev llvm-14                # libFuzzer, ASan and UBSan (tests/sanitize/ci.sh); llvm-symbolizer names lines
+  oclgrind                                           # every kernel under a second OpenCL implementation (tests/sanitize/oclgrind.sh)
+)
+case "$mode" in
+  test) packages+=("${test_packages[@]}") ;;
+  sanitize) packages+=("${sanitize_packages[@]}") ;;
+esac
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -47,14 +61,23 @@ if [ "$mode" = run ]; then
   exec "$build/app/backprop-studio"
 fi
 
-# Tests run headless, with the kernel cache and PoCL's cache in a temporary folder that all
-# test processes share (PoCL's first compile of a kernel is the slow part).
+# Tests run headless, with the kernel cache and PoCL's cache in a folder that all test processes
+# share (PoCL's first compile of a kernel is the slow part).
 export QT_QPA_PLATFORM=offscreen
-caches=$(mktemp -d "${TMPDIR:-/tmp}/backprop-test-caches-XXXXXX")
-trap 'rm -rf "$caches"' EXIT
+if [ -n "${BACKPROP_TEST_CACHES:-}" ]; then
+  caches=$BACKPROP_TEST_CACHES
+  mkdir -p "$caches"
+else
+  caches=$(mktemp -d "${TMPDIR:-/tmp}/backprop-test-caches-XXXXXX")
+  trap 'rm -rf "$caches"' EXIT
+fi
 export BACKPROP_CACHE_DIR="$caches/backprop" POCL_CACHE_DIR="$caches/pocl"
-echo "== testing (caches in $caches)"
-ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" --timeout 600
-# Reached only when every test passed (set -e ends the script at a failing ctest): the readers
-# fuzzed and the engine and dataset tests under ASan + UBSan, in their own build (build-sanitize).
-"$project/tests/sanitize/ci.sh"
+
+if [ "$mode" = test ]; then
+  echo "== testing (caches in $caches)"
+  exec ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" --timeout 600
+fi
+# The readers fuzzed and the engine and dataset tests under ASan + UBSan, in their own build
+# (build-sanitize), then every op test's kernels under Oclgrind (on the build above).
+echo "== sanitizing (caches in $caches)"
+exec "$project/tests/sanitize/ci.sh"

@@ -7,28 +7,28 @@
 #include <stdexcept>
 #include <string>
 
+#include "app/cli/bench_history.h"
 #include "app/cli/bench_report.h"
 #include "app/cli/commands.h"
 #include "app/cli/program_path.h"
 #include "app/cli/project_argument.h"
 #include "app/cli/terminal.h"
+#include "engine/base/number_text.h"
+#include "engine/bench/comparison_details.h"
 #include "engine/bench/first_batch_timing.h"
-#include "engine/bench/inspection_timing.h"
-#include "engine/bench/reference_networks.h"
-#include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
 #include "engine/cl/error.h"
-#include "engine/cl/kernel_cache.h"
-#include "engine/device/device_for_work.h"
-#include "engine/ops/runtime.h"
-#include "engine/session/number_text.h"
+#include "engine/compare/comparison_history.h"
+#include "engine/compare/device_comparison.h"
+#include "engine/compare/inspection_timing.h"
+#include "engine/compare/reference_networks.h"
 
 namespace bps::cli {
 
 const char* const bench_help =
     "usage: backprop bench [--device all|D,...] [--nets mlp,cnn,cifar|PROJECT,...] [--batches 64,256]\n"
     "                      [--steps N] [--runs N] [--layers] [--no-first-batch] [--no-device-figures]\n"
-    "                      [--inspection] [--json]\n"
+    "                      [--inspection] [--json] [--curve-batches N] [--history FILE | --no-history]\n"
     "\n"
     "Trains reference networks (shared/bench/REFERENCE.md) or projects on random data and\n"
     "reports, per device, network and batch size:\n"
@@ -41,10 +41,13 @@ const char* const bench_help =
     "  memory, launches     the network's device memory; kernels and CLBlast GEMMs per step\n"
     "  GFLOP/s, GB/s        the step's least arithmetic and memory traffic per second, and their\n"
     "                       share of the device's best SGEMM rate and copy bandwidth\n"
+    "  loss curve           the mean loss of each of --curve-batches training steps on synthetic,\n"
+    "                       learnable batches (the same on every device), from the same weights\n"
     "and per device: buffer copy bandwidth, SGEMM GFLOP/s at 512, 1024 and 2048 (and 4096 on\n"
     "GPUs), checked against a reference, and the host time of a kernel launch. A device or a\n"
     "network (or a start) that fails, with a build error or out of memory, is reported with its\n"
-    "error and the rest goes on; the exit status is then 1.\n"
+    "error and the rest goes on; the exit status is then 1. Each network and batch size is kept\n"
+    "in the device comparison history that the studio's Compare Devices shows.\n"
     "\n"
     "  --device      all, or devices by index or name, separated by commas (default: the device\n"
     "                training uses)\n"
@@ -61,16 +64,15 @@ const char* const bench_help =
     "                occlusion map (patch 4, stride 2) and the saliency of one class, as the studio's\n"
     "                views and `backprop inspect` ask for them\n"
     "  --json        JSON lines instead of tables: a \"device\" record per device and a \"training\"\n"
-    "                record per network and batch, named as torch_reference.py's fields\n"
-    "  --net, --batch       one network, one batch size (as --nets and --batches)\n";
+    "                record per network and batch, named as torch_reference.py's fields (and the\n"
+    "                loss curve as \"losses\")\n"
+    "  --net, --batch       one network, one batch size (as --nets and --batches)\n"
+    "  --curve-batches      training steps of the loss curve (default 20)\n"
+    "  --history FILE       the comparison history to add this run to (default: the studio's,\n"
+    "                       device-comparisons.json in its data folder)\n"
+    "  --no-history         keep this run out of the comparison history (for scripted runs)\n";
 
 namespace {
-
-struct BenchNet {
-    std::string name;  // the reference network, or the project's file name
-    model::NetworkSpec spec;
-    std::string project;  // the project file as given; empty for a reference network
-};
 
 std::vector<std::string> split_commas(const std::string& text) {
     std::vector<std::string> parts;
@@ -80,8 +82,9 @@ std::vector<std::string> split_commas(const std::string& text) {
     return parts;
 }
 
-std::vector<BenchNet> bench_nets(const std::string& list) {
-    std::vector<BenchNet> nets;
+// The reference networks, or the projects' networks named by their file names.
+std::vector<bench::PlannedNetwork> bench_nets(const std::string& list) {
+    std::vector<bench::PlannedNetwork> nets;
     for (const std::string& name : split_commas(list)) {
         if (name == "mlp" || name == "cnn" || name == "cifar") {
             nets.push_back({name, bench::reference_network(name), {}});
@@ -109,7 +112,7 @@ std::vector<int> batch_sizes(const std::string& list) {
 
 // "all" or a comma-separated list of requests, in the order given, each device once.
 std::vector<std::size_t> chosen_devices(const std::vector<cl::DeviceInfo>& devices, const std::string& request) {
-    if (devices.empty()) throw cl::NoOpenClError();
+    if (devices.empty()) throw device::NoDeviceError();
     std::vector<std::size_t> chosen;
     if (request == "all") {
         for (const cl::DeviceInfo& device : devices) chosen.push_back(device.index);
@@ -124,28 +127,27 @@ std::vector<std::size_t> chosen_devices(const std::vector<cl::DeviceInfo>& devic
     return chosen;
 }
 
-void progress(const cl::DeviceInfo& device, const std::string& what) {
-    std::cerr << "[device " << device.index << ": " << device.name << "] " << what << std::endl;
-}
-
-struct BenchPlan {
-    std::vector<BenchNet> nets;
+struct BenchOptions {
+    std::vector<bench::PlannedNetwork> nets;
     std::vector<int> batches;
-    bench::StepTimingOptions timing;
+    int steps = 0;  // 0: as many as take about a second
+    int runs = 3;
+    int curve_batches = 20;
     bool first_batch = true;
     bool device_figures = true;
     bool per_layer = false;
     bool inspection = false;
     bool json = false;
+    std::optional<std::filesystem::path> history;  // none: --no-history
 };
 
 // The inspection figures of one network on one device, printed as they come.
-void print_inspection(const cl::DeviceInfo& device, const BenchNet& net, bool json) {
-    progress(device, net.name + ": inspection");
+void print_inspection(const device::DeviceDescription& device, const bench::PlannedNetwork& net, bool json) {
+    std::cerr << "[device " << device.index << ": " << device.name << "] " << net.name << ": inspection" << std::endl;
     const project::Project project =
         net.project.empty() ? project::example_project(net.name) : open_project(net.project).project;
-    const model::GraphAnalysis analysis = model::analyse_graph(net.spec);
-    const datasets::ImageShape shape{net.spec.input.c, net.spec.input.h, net.spec.input.w};
+    const model::GraphAnalysis analysis = model::analyse_graph(net.network);
+    const datasets::ImageShape shape{net.network.input.c, net.network.input.h, net.network.input.w};
     const int classes = static_cast<int>(analysis.layers.back().output.per_sample());
     constexpr int repeats = 20;
     const bench::InspectionTiming timing =
@@ -172,130 +174,156 @@ void print_inspection(const cl::DeviceInfo& device, const BenchNet& net, bool js
               << session::format_milliseconds(timing.open_ms) << "\n";
 }
 
-BenchEntry run_entry(ops::Runtime& runtime, const BenchPlan& plan, const BenchNet& net, int batch) {
-    const cl::DeviceInfo& device = runtime.device();
-    BenchEntry entry;
-    entry.net = net.name;
-    entry.project = net.project;
-    entry.batch = batch;
-    progress(device, net.name + ", batch " + std::to_string(batch) + ": training steps");
-    try {
-        entry.work = bench::training_step_work(net.spec, batch);
-        bench::StepTimingOptions options = plan.timing;
-        options.batch_size = batch;
-        options.per_layer = plan.per_layer;
-        entry.timing = bench::time_training_step(runtime, net.spec, options);
-    } catch (const std::exception& error) {
-        entry.error = error.what();
-        if (entry.error.find(device.name) == std::string::npos) entry.error += " (on " + device.name + ")";
-        return entry;
-    }
-    if (plan.first_batch) {
-        progress(device, net.name + ", batch " + std::to_string(batch) + ": first batch, cold and warm start");
-        entry.first_batch = bench::time_first_batches(
-            program_path(), "--device " + std::to_string(device.index) + " --nets " +
-                                bench::shell_quoted(net.project.empty() ? net.name : net.project) + " --batches " +
-                                std::to_string(batch));
-    }
-    return entry;
+// The device comparison that bench drives: every chosen device runs every network at every
+// batch size, timed as the options say, without the studio's self-test.
+bench::ComparisonSetup comparison_setup(const BenchOptions& options, const std::vector<std::size_t>& chosen) {
+    bench::ComparisonSetup setup;
+    setup.network_name = options.nets.front().name;
+    setup.network = options.nets.front().network;
+    setup.project = options.nets.front().project;
+    setup.batch_size = options.batches.front();
+    setup.plan.networks = options.nets;
+    setup.plan.batch_sizes = options.batches;
+    setup.plan.steps = options.steps;
+    setup.plan.runs = options.runs;
+    setup.plan.per_layer = options.per_layer;
+    setup.devices = chosen;
+    setup.curve_batches = options.curve_batches;
+    setup.device_figures = options.device_figures;
+    setup.self_test = false;
+    if (options.first_batch) setup.first_batch_program = program_path();
+    return setup;
 }
 
-DeviceBench run_device(const cl::DeviceInfo& device, const BenchPlan& plan) {
-    DeviceBench result;
-    result.device = device;
-    if (!device.skipped.empty()) {
-        result.error = device.skipped;
-        return result;
+// Prints the comparison's results as bench always has: progress on stderr, and per device its
+// JSON lines as they come or its table once it ends, then its inspection figures.
+class BenchPrinter {
+public:
+    BenchPrinter(const BenchOptions& options, const std::vector<std::size_t>& chosen)
+        : options_(options), chosen_(chosen), runs_(options.nets.size() * options.batches.size()) {}
+
+    bench::ComparisonEvents events() {
+        bench::ComparisonEvents events;
+        events.progress = [this](const bench::ComparisonProgress& progress) { show(progress); };
+        events.device_done = [this](const bench::DeviceComparison& result) { add(result); };
+        return events;
     }
-    try {
-        progress(device, "building kernels");
-        // Before any timing, so that a crash there is the compiler's.
-        device::DeviceForWork opened(device, {[](const std::string& note) { print_note(note); }, {}});
-        ops::Runtime& runtime = opened.runtime();
-        if (plan.device_figures) {
-            result.micro = bench::measure_device(runtime, {}, [&](const std::string& what) { progress(device, what); });
+    bench::ComparisonDeviceEvents device_events() {
+        bench::ComparisonDeviceEvents events;
+        events.device_end = [this](const std::vector<bench::DeviceComparison>&) { end_device(); };
+        events.note = [](const std::string& note) { print_note(note); };
+        return events;
+    }
+    const std::vector<DeviceBench>& results() const { return results_; }
+    bool failed() const { return failed_; }
+
+private:
+    void show(const bench::ComparisonProgress& progress) const {
+        std::cerr << "[device " << chosen_.at(progress.device_position) << ": " << progress.device_name << "] ";
+        if (progress.batch_size > 0) std::cerr << progress.network_name << ", batch " << progress.batch_size << ": ";
+        std::cerr << progress.activity << std::endl;
+    }
+
+    void add(const bench::DeviceComparison& result) {
+        const bench::ComparisonDetails& details = *result.details;
+        if (!started_) {  // the device's first result: its own figures, or why it failed
+            started_ = true;
+            current_ = DeviceBench{};
+            current_.device = result.device;
+            current_.micro = details.micro;
+            if (details.device_failed) current_.error = details.device_error;
+            // A skipped device has no line: it was never opened.
+            if (options_.json && result.device.skipped.empty()) print_device_json(std::cout, current_);
         }
-        if (plan.json) print_device_json(std::cout, result);
-        for (const BenchNet& net : plan.nets)
-            for (int batch : plan.batches) {
-                result.entries.push_back(run_entry(runtime, plan, net, batch));
-                if (plan.json) print_entry_json(std::cout, result, result.entries.back());
-            }
-    } catch (const std::exception& error) {
-        result.error = error.what();
-        if (plan.json) print_device_json(std::cout, result);
+        if (details.device_failed) return;
+        const bench::PlannedNetwork& net = options_.nets.at(current_.entries.size() / options_.batches.size());
+        current_.entries.push_back(bench_entry(result, net.project));
+        if (options_.json) print_entry_json(std::cout, current_, current_.entries.back());
     }
-    return result;
-}
+
+    void end_device() {
+        started_ = false;
+        const DeviceBench& result = results_.emplace_back(std::move(current_));
+        failed_ = failed_ || !result.error.empty() || result.entries.size() < runs_ ||
+                  std::any_of(result.entries.begin(), result.entries.end(), [](const BenchEntry& entry) {
+                      return !entry.timing || !entry.error.empty() ||
+                             (entry.first_batch && !entry.first_batch->error.empty());
+                  });
+        if (!options_.json) print_device_table(std::cout, result, options_.per_layer);
+        if (!options_.inspection || !result.error.empty()) return;
+        for (const bench::PlannedNetwork& net : options_.nets) try {
+                print_inspection(result.device, net, options_.json);
+            } catch (const std::exception& error) {
+                std::cerr << "inspection of " << net.name << ": " << error.what() << "\n";
+                failed_ = true;
+            }
+    }
+
+    const BenchOptions& options_;
+    const std::vector<std::size_t>& chosen_;
+    std::size_t runs_;
+    bool started_ = false;
+    DeviceBench current_;
+    std::vector<DeviceBench> results_;
+    bool failed_ = false;
+};
 
 // The child of time_first_batches: one first training step, nothing printed.
 int run_first_batch_child(const std::vector<cl::DeviceInfo>& devices, const std::vector<std::size_t>& chosen,
-                          const BenchPlan& plan) {
-    if (chosen.size() != 1 || plan.nets.size() != 1 || plan.batches.size() != 1)
+                          const BenchOptions& options) {
+    if (chosen.size() != 1 || options.nets.size() != 1 || options.batches.size() != 1)
         throw UsageError("--first-batch-child takes one device, one network and one batch size");
-    const cl::DeviceInfo& device = devices.at(chosen.front());
-    if (!device.skipped.empty()) throw std::runtime_error(device.skipped);
-    cl::KernelCache cache(cl::kernel_cache_dir());
-    ops::Runtime runtime(device, &cache);
-    bench::StepTimingOptions options;
-    options.batch_size = plan.batches.front();
-    options.first_step_only = true;
-    bench::time_training_step(runtime, plan.nets.front().spec, options);
+    bench::train_first_batch(devices.at(chosen.front()), options.nets.front().network, options.batches.front());
     return exit_ok;
 }
 
 }  // namespace
 
 int run_bench(Arguments& arguments) {
-    BenchPlan plan;
+    BenchOptions options;
     const std::optional<std::string> net = arguments.take_option("--net");
     const std::optional<std::string> nets = arguments.take_option("--nets");
     const std::optional<int> batch = arguments.take_whole_number("--batch");
     const std::optional<std::string> batches = arguments.take_option("--batches");
-    plan.timing.steps = arguments.take_whole_number("--steps").value_or(0);
-    plan.timing.runs = arguments.take_whole_number("--runs").value_or(3);
-    const std::string request = cl::device_request(arguments.take_option("--device"));
-    plan.json = arguments.take_flag("--json");
-    plan.per_layer = arguments.take_flag("--layers");
-    plan.first_batch = !arguments.take_flag("--no-first-batch");
-    plan.device_figures = !arguments.take_flag("--no-device-figures");
-    plan.inspection = arguments.take_flag("--inspection");
+    options.steps = arguments.take_whole_number("--steps").value_or(0);
+    options.runs = arguments.take_whole_number("--runs").value_or(3);
+    options.curve_batches = arguments.take_whole_number("--curve-batches").value_or(20);
+    const std::string request = device::device_request(arguments.take_option("--device"));
+    options.json = arguments.take_flag("--json");
+    options.per_layer = arguments.take_flag("--layers");
+    options.first_batch = !arguments.take_flag("--no-first-batch");
+    options.device_figures = !arguments.take_flag("--no-device-figures");
+    options.inspection = arguments.take_flag("--inspection");
+    const std::optional<std::string> history = arguments.take_option("--history");
+    const bool no_history = arguments.take_flag("--no-history");
     const bool child = arguments.take_flag("--first-batch-child");
     arguments.expect_nothing_left();
     if (net && nets) throw UsageError("give --net or --nets, not both");
     if (batch && batches) throw UsageError("give --batch or --batches, not both");
+    if (history && no_history) throw UsageError("give --history or --no-history, not both");
     try {
-        plan.nets = bench_nets(net.value_or(nets.value_or("mlp,cnn,cifar")));
+        options.nets = bench_nets(net.value_or(nets.value_or("mlp,cnn,cifar")));
     } catch (const std::invalid_argument& error) {
         throw UsageError(error.what());
     }
-    plan.batches = batch ? std::vector<int>{*batch} : batch_sizes(batches.value_or("64,256"));
+    options.batches = batch ? std::vector<int>{*batch} : batch_sizes(batches.value_or("64,256"));
+    if (!no_history) options.history = history ? std::filesystem::path(*history) : default_comparison_history();
 
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const std::vector<std::size_t> chosen = chosen_devices(devices, request);
-    if (child) return run_first_batch_child(devices, chosen, plan);
+    if (child) return run_first_batch_child(devices, chosen, options);
 
-    std::vector<DeviceBench> results;
-    bool failed = false;
-    for (std::size_t index : chosen) {
-        results.push_back(run_device(devices.at(index), plan));
-        const DeviceBench& result = results.back();
-        failed = failed || !result.error.empty() ||
-                 std::any_of(result.entries.begin(), result.entries.end(), [](const BenchEntry& entry) {
-                     return !entry.timing || (entry.first_batch && !entry.first_batch->error.empty());
-                 });
-        if (!plan.json) print_device_table(std::cout, result, plan.per_layer);
-        if (plan.inspection && result.error.empty()) {
-            for (const BenchNet& one : plan.nets) try {
-                    print_inspection(devices.at(index), one, plan.json);
-                } catch (const std::exception& error) {
-                    std::cerr << "inspection of " << one.name << ": " << error.what() << "\n";
-                    failed = true;
-                }
-        }
+    const bench::ComparisonSetup setup = comparison_setup(options, chosen);
+    BenchPrinter printer(options, chosen);
+    std::vector<bench::DeviceComparison> compared;
+    try {
+        compared = bench::compare_devices(setup, printer.events(), nullptr, printer.device_events());
+    } catch (const std::invalid_argument& error) {
+        throw UsageError(error.what());
     }
-    if (!plan.json) print_side_by_side(std::cout, results);
-    return failed ? exit_failure : exit_ok;
+    if (!options.json) print_side_by_side(std::cout, printer.results());
+    if (options.history) keep_in_comparison_history(*options.history, bench::make_comparison_records(setup, compared));
+    return printer.failed() ? exit_failure : exit_ok;
 }
 
 }  // namespace bps::cli

@@ -5,8 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "engine/session/build_info.h"
-#include "engine/session/number_text.h"
+#include "engine/bench/comparison_details.h"
+#include "engine/base/build_info.h"
+#include "engine/base/number_text.h"
 
 namespace bps::cli {
 
@@ -55,7 +56,32 @@ nlohmann::json device_fields(const device::DeviceDescription& device) {
             {"device_index", device.index},     {"device_kind", std::string(device::kind_name(device.kind))},
             {"platform", device.platform_name}, {"driver", device.driver_version}};
 }
+
+// "2.31 2.25 ... 0.41": every step's loss, as short as it reads.
+std::string loss_list(const std::vector<double>& losses) {
+    std::string text;
+    for (const double loss : losses) {
+        if (!text.empty()) text += ' ';
+        text += fixed(loss, 3);
+    }
+    return text;
+}
 }  // namespace
+
+BenchEntry bench_entry(const bench::DeviceComparison& result, const std::string& project) {
+    BenchEntry entry;
+    entry.net = result.network_name;
+    entry.project = project;
+    entry.batch = result.batch_size;
+    entry.error = result.error;
+    entry.losses = result.losses;
+    if (result.details) {
+        entry.timing = result.details->timing;
+        entry.first_batch = result.details->first_batch;
+        entry.work = result.details->work;
+    }
+    return entry;
+}
 
 bench::StepRates step_rates(const BenchEntry& entry, const std::optional<bench::DeviceMicrobenchmarks>& micro) {
     if (!entry.timing) return {};
@@ -115,6 +141,7 @@ void print_device_table(std::ostream& out, const DeviceBench& result, bool per_l
             << padded(short_number(rates.gb_per_s), 8, true) << padded(percent(rates.of_bandwidth), 8, true) << "\n";
         if (entry.first_batch && !entry.first_batch->error.empty())
             out << "    first batch: " << entry.first_batch->error << "\n";
+        if (!entry.error.empty()) out << "    failed: " << entry.error << "\n";
         if (per_layer) {
             for (const model::LayerTiming& layer : timing.layers) {
                 out << "      " << padded(layer.name, 22);
@@ -125,6 +152,9 @@ void print_device_table(std::ostream& out, const DeviceBench& result, bool per_l
                         << padded(session::format_milliseconds(layer.backward_ms), 10, true) << "\n";
             }
         }
+        // Below the layers: docs/performance/ scripts read a row and its layers under the heading.
+        if (!entry.losses.empty())
+            out << "    loss curve, " << entry.losses.size() << " batches: " << loss_list(entry.losses) << "\n";
     }
 }
 
@@ -207,6 +237,8 @@ void print_entry_json(std::ostream& out, const DeviceBench& result, const BenchE
     line["step_gb_per_s"] = rates.gb_per_s;
     line["fraction_of_sgemm_peak"] = optional_json(rates.of_sgemm_peak);
     line["fraction_of_bandwidth"] = optional_json(rates.of_bandwidth);
+    if (!entry.error.empty()) line["error"] = entry.error;
+    line["losses"] = entry.losses;
     if (!timing.layers.empty()) {
         nlohmann::json layers = nlohmann::json::array();
         for (const model::LayerTiming& layer : timing.layers) {

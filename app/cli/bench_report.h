@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/compare/device_comparison.h"
 #include "engine/bench/device_microbenchmarks.h"
 #include "engine/bench/first_batch_timing.h"
 #include "engine/bench/step_timing.h"
@@ -24,8 +25,12 @@ struct BenchEntry {
     std::optional<bench::StepTiming> timing;  // none when it failed
     std::optional<bench::FirstBatchTimes> first_batch;
     bench::StepWork work;
-    std::string error;  // why it failed, with the device's name
+    std::string error;           // why it failed, with the device's name
+    std::vector<double> losses;  // the comparison's loss curve: each step's mean loss
 };
+
+// One planned run of the device comparison bench drives (with its details), as bench reports it.
+BenchEntry bench_entry(const bench::DeviceComparison& result, const std::string& project);
 
 struct DeviceBench {
     device::DeviceDescription device;

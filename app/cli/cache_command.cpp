@@ -5,14 +5,15 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/terminal.h"
+#include "engine/base/number_text.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/context.h"
 #include "engine/cl/device.h"
 #include "engine/cl/device_use_mark.h"
-#include "engine/cl/kernel_cache.h"
 #include "engine/cl/kernel_library.h"
-#include "engine/device/build_check.h"
-#include "engine/session/number_text.h"
+#include "engine/kernel_cache/kernel_cache.h"
+#include "engine/session/build_check.h"
+#include "engine/session/devices.h"
 
 namespace bps::cli {
 
@@ -64,7 +65,7 @@ int cache_info(Arguments& arguments) {
 }
 
 int cache_warm(Arguments& arguments) {
-    const std::string request = cl::device_request(arguments.take_option("--device"));
+    const std::string request = device::device_request(arguments.take_option("--device"));
     arguments.expect_nothing_left();
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
@@ -90,11 +91,11 @@ int cache_warm(Arguments& arguments) {
     return exit_ok;
 }
 
-// The crash guard's check (engine/device/build_check.h), not in the help: builds every program for
+// The crash guard's check (engine/session/build_check.h), not in the help: builds every program for
 // the device in this separate process, without a use mark (its parent holds the guard), and says
 // when it starts and when it is done, so that its parent can tell a death in the build.
 int cache_check_build(Arguments& arguments) {
-    const std::string request = cl::device_request(arguments.take_option("--device"));
+    const std::string request = device::device_request(arguments.take_option("--device"));
     arguments.expect_nothing_left();
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const cl::DeviceInfo& device = devices.at(cl::find_device(devices, request));

@@ -13,8 +13,8 @@
 #include "engine/course/checker.h"
 #include "engine/course/sanity_runner.h"
 #include "engine/device/device_description.h"
+#include "engine/runs/run_record.h"
 #include "engine/session/run_evaluation.h"
-#include "engine/session/run_record.h"
 
 namespace bps::cli {
 

@@ -8,7 +8,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/program_path.h"
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 
 namespace bps::cli {
 

@@ -9,9 +9,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/course_command.h"
 #include "app/cli/printable.h"
+#include "engine/base/number_text.h"
 #include "engine/project/project.h"
-#include "engine/session/number_text.h"
-#include "engine/session/project_data.h"
+#include "engine/project/project_data.h"
 
 namespace bps::cli {
 

@@ -6,8 +6,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/course_command.h"
 #include "app/cli/printable.h"
+#include "engine/base/number_text.h"
 #include "engine/course/checker.h"
-#include "engine/session/number_text.h"
 
 namespace bps::cli {
 

@@ -9,7 +9,7 @@
 #include "datasets/catalogue.h"
 #include "datasets/data_location.h"
 #include "datasets/image_folder.h"
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 
 namespace bps::cli {
 

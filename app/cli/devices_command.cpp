@@ -1,17 +1,17 @@
 // backprop devices: the table of OpenCL devices with the one training would use marked.
-#include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/device_table.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
 #include "engine/cl/device_use_mark.h"
 #include "engine/cl/error.h"
+#include "engine/device/device_json.h"
 #include "engine/device/self_test.h"
-#include "engine/session/number_text.h"
+#include "engine/session/device_check.h"
 
 namespace bps::cli {
 
@@ -38,10 +38,6 @@ const char* const devices_help =
 
 namespace {
 
-std::string self_test_word(device::SelfTestState state) {
-    return std::string(device::self_test_state_name(state));
-}
-
 // Runs the self-test on each device and prints what it found; false when one was wrong or failed.
 bool check_devices(const std::vector<cl::DeviceInfo>& devices, const std::vector<std::size_t>& which,
                    std::ostream& out) {
@@ -60,61 +56,11 @@ bool check_devices(const std::vector<cl::DeviceInfo>& devices, const std::vector
     return all_correct;
 }
 
-nlohmann::json to_json(const cl::DeviceInfo& device) {
-    return {{"index", device.index},
-            {"name", device.name},
-            {"vendor", device.vendor},
-            {"platform", device.platform_name},
-            {"platform_version", device.platform_version},
-            {"kind", std::string(cl::kind_name(device.kind))},
-            {"compute_units", device.compute_units},
-            {"clock_mhz", device.clock_mhz},
-            {"global_memory_bytes", device.global_memory_bytes},
-            {"max_allocation_bytes", device.max_allocation_bytes},
-            {"local_memory_bytes", device.local_memory_bytes},
-            {"max_work_group_size", device.max_work_group_size},
-            {"opencl_c_version", device.opencl_c_version},
-            {"driver_version", device.driver_version},
-            {"fp16", device.fp16},
-            {"fp64", device.fp64},
-            {"skipped", device.skipped.empty() ? nlohmann::json(nullptr) : nlohmann::json(device.skipped)},
-            {"self_test", self_test_word(device.self_test)},
-            {"self_test_summary", device.self_test_summary}};
-}
-
-void print_table(const std::vector<cl::DeviceInfo>& devices, std::optional<std::size_t> chosen) {
-    std::ostringstream out;
-    out << std::left << "   " << std::setw(3) << "#" << std::setw(44) << "device" << std::setw(16) << "kind"
-        << std::right << std::setw(4) << "CUs" << std::setw(10) << "clock" << std::setw(11) << "memory" << std::setw(11)
-        << "max alloc" << std::setw(10) << "local" << std::setw(6) << "WG"
-        << "  " << std::left << std::setw(22) << "OpenCL C" << std::setw(12) << "driver"
-        << "fp16 fp64  self-test  platform\n";
-    for (const cl::DeviceInfo& device : devices) {
-        std::string name = device.name.size() > 42 ? device.name.substr(0, 41) + "~" : device.name;
-        out << (device.index == chosen   ? " * "
-                : device.skipped.empty() ? "   "
-                                         : " - ")
-            << std::left << std::setw(3) << device.index << std::setw(44) << name << std::setw(16)
-            << cl::kind_name(device.kind) << std::right << std::setw(4) << device.compute_units << std::setw(6)
-            << device.clock_mhz << " MHz" << std::setw(11) << session::format_bytes(device.global_memory_bytes)
-            << std::setw(11) << session::format_bytes(device.max_allocation_bytes) << std::setw(10)
-            << session::format_bytes(device.local_memory_bytes) << std::setw(6) << device.max_work_group_size << "  "
-            << std::left << std::setw(22) << device.opencl_c_version << std::setw(12) << device.driver_version
-            << std::setw(5) << (device.fp16 ? "yes" : "no") << std::setw(6) << (device.fp64 ? "yes" : "no")
-            << std::setw(11)
-            << (device.self_test == device::SelfTestState::passed          ? "passed"
-                : device.self_test == device::SelfTestState::wrong_results ? "WRONG"
-                                                                           : "-")
-            << device.platform_name << "\n";
-    }
-    std::cout << out.str();
-}
-
 }  // namespace
 
 int run_devices(Arguments& arguments) {
     const bool as_json = arguments.take_flag("--json");
-    const std::string request = cl::device_request(arguments.take_option("--device"));
+    const std::string request = device::device_request(arguments.take_option("--device"));
     const std::optional<std::string> enable = arguments.take_option("--enable");
     const bool check = arguments.take_flag("--check");
     arguments.expect_nothing_left();
@@ -125,7 +71,7 @@ int run_devices(Arguments& arguments) {
             std::cout << nlohmann::json{{"devices", nlohmann::json::array()}, {"chosen", nullptr}, {"default", nullptr}}
                              .dump(2)
                       << "\n";
-        throw cl::NoOpenClError();
+        throw device::NoDeviceError();
     }
     if (enable) {
         const cl::DeviceInfo& device = devices.at(cl::find_device(devices, *enable));
@@ -162,7 +108,7 @@ int run_devices(Arguments& arguments) {
 
     if (as_json) {
         nlohmann::json list = nlohmann::json::array();
-        for (const cl::DeviceInfo& device : devices) list.push_back(to_json(device));
+        for (const cl::DeviceInfo& device : devices) list.push_back(device::device_json(device));
         std::cout << nlohmann::json{{"devices", list},
                                     {"default", devices[best].skipped.empty() &&
                                                         devices[best].self_test != device::SelfTestState::wrong_results
@@ -173,7 +119,7 @@ int run_devices(Arguments& arguments) {
                   << "\n";
         return checks_correct ? exit_ok : exit_failure;
     }
-    print_table(devices, chosen);
+    std::cout << device_table(std::vector<device::DeviceDescription>(devices.begin(), devices.end()), chosen);
     std::cout << "\n";
     for (const cl::DeviceInfo& device : devices)
         if (!device.skipped.empty())

@@ -10,7 +10,7 @@
 #include "app/cli/printable.h"
 #include "app/cli/project_argument.h"
 #include "app/cli/run_job.h"
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 
 namespace bps::cli {
 

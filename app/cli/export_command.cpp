@@ -4,9 +4,9 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/file_clashes.h"
-#include "engine/io/atomic_file.h"
-#include "engine/session/code_export.h"
-#include "engine/session/saved_weights.h"
+#include "engine/base/atomic_file.h"
+#include "engine/runs/code_export.h"
+#include "engine/runs/saved_weights.h"
 
 namespace bps::cli {
 

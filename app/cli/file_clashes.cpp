@@ -1,7 +1,7 @@
 #include "app/cli/file_clashes.h"
 
 #include "app/cli/arguments.h"
-#include "engine/io/same_file.h"
+#include "engine/base/same_file.h"
 
 namespace bps::cli {
 

@@ -14,9 +14,9 @@
 #include "app/cli/predictor_argument.h"
 #include "app/cli/printable.h"
 #include "datasets/dataset.h"
-#include "engine/io/picture.h"
+#include "engine/base/picture.h"
 #include "engine/io/weights_file.h"
-#include "engine/session/reports.h"
+#include "engine/runs/reports.h"
 
 namespace bps::cli {
 

@@ -11,9 +11,10 @@
 #include "app/cli/program_path.h"
 #include "app/cli/run_job.h"
 #include "app/cli/terminal.h"
-#include "engine/device/build_check.h"
 #include "engine/device/device_description.h"
-#include "engine/session/build_info.h"
+#include "engine/session/build_check.h"
+#include "engine/session/devices.h"
+#include "engine/session/library_versions.h"
 
 namespace {
 
@@ -39,7 +40,14 @@ const char* const main_help =
     "\n"
     "Run 'backprop COMMAND --help' for a command's options, and 'backprop --version' for the version,\n"
     "the libraries in use and the kernel cache's folder (include them when reporting a problem).\n"
-    "Environment: BACKPROP_DEVICE picks a device like --device; BACKPROP_CACHE_DIR moves the cache.\n";
+    "Environment: BACKPROP_DEVICE picks a device like --device; BACKPROP_CACHE_DIR moves the cache.\n"
+    "\n"
+    "exit status:\n"
+    "  0    done\n"
+    "  1    the command failed (the message says why)\n"
+    "  2    a usage mistake: an unknown command or option, a missing value\n"
+    "  3    no OpenCL device could be found\n"
+    "  130  stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP; training saves what it has first\n";
 
 // The command line uses no Qt; what users report is the Qt of the studio installed beside it.
 #ifdef BACKPROP_STUDIO_QT_VERSION

@@ -6,7 +6,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/predictor_argument.h"
 #include "app/cli/printable.h"
-#include "engine/session/reports.h"
+#include "engine/runs/reports.h"
 
 namespace bps::cli {
 

@@ -5,7 +5,7 @@
 #include "app/cli/arguments.h"
 #include "app/cli/terminal.h"
 #include "engine/device/device_description.h"
-#include "engine/session/saved_weights.h"
+#include "engine/runs/saved_weights.h"
 
 namespace bps::cli {
 

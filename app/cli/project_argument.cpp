@@ -6,9 +6,9 @@
 #include <string_view>
 
 #include "app/cli/arguments.h"
-#include "engine/io/bounded_text.h"
+#include "engine/base/bounded_text.h"
 #include "engine/io/input_file.h"
-#include "engine/session/saved_weights.h"
+#include "engine/runs/saved_weights.h"
 
 namespace bps::cli {
 

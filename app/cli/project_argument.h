@@ -7,7 +7,7 @@
 
 #include "datasets/dataset.h"
 #include "engine/project/project.h"
-#include "engine/session/project_data.h"
+#include "engine/project/project_data.h"
 
 namespace bps::cli {
 

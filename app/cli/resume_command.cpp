@@ -2,7 +2,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/file_clashes.h"
 #include "app/cli/run_job.h"
-#include "engine/session/checkpoint.h"
+#include "engine/runs/checkpoint.h"
 
 namespace bps::cli {
 
@@ -39,9 +39,10 @@ int run_resume(Arguments& arguments) {
     refuse_clashing_files(
         {{checkpoint_file.value_or(""), "--checkpoint"}, {weights_file.value_or(""), "--save-weights"}}, {}, "file");
     refuse_clashing_files({{weights_file.value_or(""), "--save-weights"}}, {{checkpoint, "the checkpoint"}}, "file");
-    // Read here too, so that a file that is no checkpoint is refused before any device is touched.
-    const session::Checkpoint state = session::read_checkpoint(checkpoint);
-    OpenedProject opened{*state.weights.project, checkpoint.string(), checkpoint, {}};
+    // Its position and project only (the run reads the arrays), so that a file that is no
+    // checkpoint is refused before any device is touched.
+    const session::CheckpointHeader state = session::read_checkpoint_header(checkpoint);
+    OpenedProject opened{state.project, checkpoint.string(), checkpoint, {}};
     session::JobSetup setup = job_setup(session::JobTask::train, std::move(opened), device_flag);
     setup.resume_from = checkpoint;
     setup.epochs = epochs;

@@ -8,8 +8,8 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/terminal.h"
+#include "engine/base/number_text.h"
 #include "engine/device/device_description.h"
-#include "engine/session/number_text.h"
 #include "engine/train/optimizer_settings.h"
 
 namespace bps::cli {

@@ -8,9 +8,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/printable.h"
 #include "app/cli/project_argument.h"
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
+#include "engine/runs/run_record.h"
 #include "engine/session/run_evaluation.h"
-#include "engine/session/run_record.h"
 
 namespace bps::cli {
 

@@ -7,7 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/printable.h"
 #include "app/cli/project_argument.h"
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 
 namespace bps::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/cli/terminal.h"
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 
 namespace bps::cli {
 

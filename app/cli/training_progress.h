@@ -5,7 +5,7 @@
 #include <chrono>
 #include <iosfwd>
 
-#include "engine/session/reports.h"
+#include "engine/runs/reports.h"
 
 namespace bps::cli {
 

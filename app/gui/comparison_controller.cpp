@@ -4,11 +4,11 @@
 #include <QDir>
 
 #include "app/gui/comparison_runner.h"
-#include "engine/bench/reference_networks.h"
-#include "engine/session/number_text.h"
-#include "engine/session/project_data.h"
+#include "engine/base/number_text.h"
+#include "engine/compare/reference_networks.h"
+#include "engine/project/project_data.h"
 #include "ui/devices/comparison_panel.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/main_window/main_window.h"
 
 namespace bps::app {
@@ -124,21 +124,33 @@ bool ComparisonController::compare(const ui::ComparisonRequest& request) {
 void ComparisonController::finished(const std::vector<bench::DeviceComparison>& results) {
     ui::ComparisonPanel* panel = window_->comparison_panel();
     panel->set_running(false);
-    history_.push_back(bench::make_comparison_record(setup_, project_label_, results));
+    bench::ComparisonRecord record = bench::make_comparison_record(setup_, project_label_, results);
     const bool cancelled = !results.empty() && results.back().cancelled;
     QString message =
         cancelled ? tr("Cancelled; what was measured is kept.")
                   : tr("Compared %1.").arg(QString::fromStdString(session::format_count(results.size(), "device")));
     if (!start_note_.isEmpty()) message += QStringLiteral(" ") + start_note_;
+    bool kept = false;
     if (!history_file_.empty()) {
+        // The file as it is now: `backprop bench` may have added to it since the studio read it.
         try {
-            bench::save_comparison_history(history_file_, history_);
+            fs::path aside;
+            history_ = bench::add_to_comparison_history(history_file_, {record}, &aside);
+            kept = true;
+            if (!aside.empty())
+                message +=
+                    QStringLiteral(" ") + tr("The history file was damaged; it was kept as %1, and a new history "
+                                             "starts.")
+                                              .arg(text(aside));
         } catch (const bench::ComparisonHistoryError& error) {
             message += QStringLiteral(" ") + tr("It could not be kept: %1").arg(QString::fromStdString(error.what()));
         }
     }
-    if (history_.size() > bench::max_kept_comparisons)
-        history_.erase(history_.begin(), history_.end() - static_cast<std::ptrdiff_t>(bench::max_kept_comparisons));
+    if (!kept) {
+        history_.push_back(std::move(record));
+        if (history_.size() > bench::max_kept_comparisons)
+            history_.erase(history_.begin(), history_.end() - static_cast<std::ptrdiff_t>(bench::max_kept_comparisons));
+    }
     panel->set_history(history_, static_cast<int>(history_.size()) - 1);
     panel->show_message(message);
 }

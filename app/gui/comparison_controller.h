@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/bench/comparison_history.h"
+#include "engine/compare/comparison_history.h"
 
 namespace bps::ui {
 class MainWindow;

@@ -8,7 +8,7 @@
 #include <QString>
 #include <vector>
 
-#include "engine/bench/device_comparison.h"
+#include "engine/compare/device_comparison.h"
 
 Q_DECLARE_METATYPE(bps::bench::ComparisonProgress)
 Q_DECLARE_METATYPE(bps::bench::DeviceComparison)

@@ -12,17 +12,17 @@
 #include <memory>
 
 #include "app/gui/job_queue.h"
+#include "engine/base/same_file.h"
 #include "engine/course/sanity_runner.h"
-#include "engine/io/same_file.h"
 #include "engine/project/project.h"
+#include "engine/runs/run_record.h"
 #include "engine/session/run_evaluation.h"
-#include "engine/session/run_record.h"
 #include "ui/course/course_panel.h"
 #include "ui/course/exercise_dock.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/train_panel.h"
 #include "ui/dashboard/training_dashboard.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/main_window/main_window.h"
 #include "ui/results/results_panel.h"
 

@@ -1,6 +1,7 @@
 #include "app/gui/device_self_test.h"
 
 #include "app/gui/worker_bridge.h"
+#include "engine/session/device_check.h"
 #include "ui/devices/device_panel.h"
 
 namespace bps::app {

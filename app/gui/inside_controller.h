@@ -19,11 +19,11 @@
 
 #include "app/gui/inside_pictures.h"
 #include "engine/project/project.h"
-#include "engine/session/inside_figures.h"
+#include "engine/runs/inside_figures.h"
+#include "engine/runs/model_card.h"
+#include "engine/runs/run_record.h"
 #include "engine/session/inside_snapshot.h"
-#include "engine/session/model_card.h"
 #include "engine/session/predictor.h"
-#include "engine/session/run_record.h"
 #include "ui/inside/inside_panel.h"
 
 namespace bps::ui {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "engine/model/network_spec.h"
-#include "engine/session/epoch_replay.h"
+#include "engine/runs/epoch_replay.h"
 
 namespace bps::app {
 

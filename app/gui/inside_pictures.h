@@ -13,8 +13,8 @@
 
 #include "engine/io/weights_file.h"
 #include "engine/project/project.h"
-#include "engine/session/inside_figures.h"
-#include "engine/session/model_card.h"
+#include "engine/runs/inside_figures.h"
+#include "engine/runs/model_card.h"
 #include "engine/session/predictor.h"
 #include "ui/inside/inside_panel.h"
 

@@ -21,8 +21,8 @@
 
 #include "app/gui/worker_bridge.h"
 #include "datasets/dataset.h"
+#include "engine/runs/run_record.h"
 #include "engine/session/run_evaluation.h"
-#include "engine/session/run_record.h"
 #include "ui/results/results_export.h"
 
 namespace bps::ui {

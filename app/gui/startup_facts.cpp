@@ -5,7 +5,8 @@
 #include "datasets/catalogue.h"
 #include "datasets/data_location.h"
 #include "engine/device/device_description.h"
-#include "engine/session/build_info.h"
+#include "engine/session/devices.h"
+#include "engine/session/library_versions.h"
 
 namespace bps::app {
 

@@ -8,17 +8,18 @@
 
 #include "app/gui/training_runner.h"
 #include "app/gui/unsaved_projects.h"
+#include "engine/base/build_info.h"
+#include "engine/base/number_text.h"
 #include "engine/device/device_description.h"
-#include "engine/session/build_info.h"
-#include "engine/session/checkpoint.h"
-#include "engine/session/number_text.h"
+#include "engine/runs/checkpoint.h"
+#include "engine/session/devices.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/run_status.h"
 #include "ui/dashboard/train_panel.h"
 #include "ui/dashboard/training_curves.h"
 #include "ui/dashboard/training_dashboard.h"
 #include "ui/devices/device_panel.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/main_window/main_window.h"
 #include "ui/main_window/project_recovery.h"
 
@@ -248,8 +249,9 @@ bool TrainingController::resume_from(const std::filesystem::path& checkpoint, co
     window_->recovery()->autosave();
     Continuation continuation;
     try {
-        const session::Checkpoint state = session::read_checkpoint(checkpoint);
-        const int planned = state.weights.project->training.epochs;
+        // Its position and project only: the run reads the whole checkpoint.
+        const session::CheckpointHeader state = session::read_checkpoint_header(checkpoint);
+        const int planned = state.project.training.epochs;
         // Unfinished: to the end it was set for; finished: as many epochs again as the project asks.
         continuation.epochs = state.position.epoch < planned
                                   ? planned
@@ -328,7 +330,7 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
         setup.resume_from = continuation->checkpoint;
         setup.epochs = continuation->epochs;
     }
-    setup.on_divergence = session::JobSetup::OnDivergence::pause;
+    setup.on_divergence = session::OnDivergence::pause;
     setup.test_when_stopped = window_->train_panel()->test_when_stopped();
     if (adjust_setup) adjust_setup(setup);
     if (!runner_->start(std::move(setup))) {

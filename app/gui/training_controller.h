@@ -17,7 +17,7 @@
 #include <functional>
 #include <optional>
 
-#include "engine/session/run_record.h"
+#include "engine/runs/run_record.h"
 #include "engine/session/run_recorder.h"
 #include "engine/session/training_job.h"
 

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "engine/session/checkpoint.h"
-#include "engine/session/run_record.h"
-#include "engine/session/saved_weights.h"
+#include "engine/runs/checkpoint.h"
+#include "engine/runs/run_record.h"
+#include "engine/runs/saved_weights.h"
 
 namespace bps::app {
 

@@ -5,8 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <stdexcept>
 
+#include "engine/bench/step_timing.h"
 #include "engine/cl/cache_location.h"
+#include "engine/kernel_cache/kernel_cache.h"
 
 namespace bps::bench {
 
@@ -66,6 +69,16 @@ FirstBatchTimes time_first_batches(const fs::path& program, const std::string& a
     std::error_code ignored;
     fs::remove_all(root, ignored);
     return times;
+}
+
+void train_first_batch(const cl::DeviceInfo& device, const model::NetworkSpec& spec, int batch_size) {
+    if (!device.skipped.empty()) throw std::runtime_error(device.skipped);
+    cl::KernelCache cache(cl::kernel_cache_dir());
+    ops::Runtime runtime(device, &cache);
+    StepTimingOptions options;
+    options.batch_size = batch_size;
+    options.first_step_only = true;
+    time_training_step(runtime, spec, options);
 }
 
 }  // namespace bps::bench

@@ -9,6 +9,9 @@
 #include <optional>
 #include <string>
 
+#include "engine/cl/device.h"
+#include "engine/model/network_spec.h"
+
 namespace bps::bench {
 
 struct FirstBatchTimes {
@@ -21,6 +24,11 @@ struct FirstBatchTimes {
 // (removed afterwards), and times each start to its exit. ARGUMENTS must name one device, network
 // and batch size (quoted where needed). PROGRAM is a path, or a bare name the shell finds on PATH.
 FirstBatchTimes time_first_batches(const std::filesystem::path& program, const std::string& arguments);
+
+// The started side (bench --first-batch-child): one first training step of `spec` on `device`,
+// with the kernel caches of cache_location.h, nothing printed. Throws the device's errors, and
+// std::runtime_error for a skipped device.
+void train_first_batch(const cl::DeviceInfo& device, const model::NetworkSpec& spec, int batch_size);
 
 // "word" quoted for the shell that std::system runs (sh or cmd.exe) when it needs it.
 std::string shell_quoted(const std::string& word);

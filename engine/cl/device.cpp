@@ -44,10 +44,11 @@ T device_value(cl_device_id device, cl_device_info what, const char* name) {
     return value;
 }
 
-DeviceKind classify(cl_device_type type, bool host_unified_memory) {
-    if (type & CL_DEVICE_TYPE_GPU) return host_unified_memory ? DeviceKind::IntegratedGpu : DeviceKind::DiscreteGpu;
-    if (type & CL_DEVICE_TYPE_ACCELERATOR) return DeviceKind::Accelerator;
-    return DeviceKind::Cpu;
+device::DeviceKind classify(cl_device_type type, bool host_unified_memory) {
+    if (type & CL_DEVICE_TYPE_GPU)
+        return host_unified_memory ? device::DeviceKind::IntegratedGpu : device::DeviceKind::DiscreteGpu;
+    if (type & CL_DEVICE_TYPE_ACCELERATOR) return device::DeviceKind::Accelerator;
+    return device::DeviceKind::Cpu;
 }
 
 DeviceInfo describe(cl_platform_id platform, cl_device_id device) {

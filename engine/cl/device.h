@@ -13,9 +13,6 @@ namespace bps::cl {
 
 // The value part (name, kind, memory, ...) is device::DeviceDescription, which is what code
 // above the device layer sees; here it carries the driver's handles too.
-using device::device_request;
-using device::DeviceKind;
-using device::kind_name;
 
 struct DeviceInfo : device::DeviceDescription {
     cl_platform_id platform = nullptr;

@@ -5,9 +5,9 @@
 #include <mutex>
 
 #include "engine/cl/cache_clearing.h"
-#include "engine/cl/kernel_cache.h"
 #include "engine/cl/pocl_cache_check.h"
 #include "engine/cl/process_identity.h"
+#include "engine/kernel_cache/kernel_cache.h"
 
 namespace bps::cl {
 

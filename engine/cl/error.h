@@ -31,7 +31,5 @@ private:
 void check(cl_int status, const char* call, std::string_view involving = {});
 
 // No OpenCL platform at all: an ordinary state with an explanation, not a crash.
-using NoOpenClError = device::NoDeviceError;
-using device::no_opencl_help;
 
 }  // namespace bps::cl

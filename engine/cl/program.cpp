@@ -8,7 +8,7 @@
 
 #include "engine/cl/error.h"
 #include "engine/cl/fault_injection.h"
-#include "engine/cl/kernel_cache.h"
+#include "engine/kernel_cache/kernel_cache.h"
 
 namespace bps::cl {
 

@@ -20,8 +20,8 @@
 
 #include "engine/course/exercise.h"
 #include "engine/project/project.h"
+#include "engine/runs/run_record.h"
 #include "engine/session/run_evaluation.h"
-#include "engine/session/run_record.h"
 
 namespace bps::course {
 
@@ -41,9 +41,9 @@ struct CheckResult {
 };
 
 struct CheckReport {
-    std::string exercise;  // its id
-    bool attempted = true;  // false: the project is still the starter (network, data and training)
-    std::string run;        // the run checked (its folder name), or empty
+    std::string exercise;                 // its id
+    bool attempted = true;                // false: the project is still the starter (network, data and training)
+    std::string run;                      // the run checked (its folder name), or empty
     std::optional<double> test_accuracy;  // the run's, reported once, at the end; never a threshold
     std::vector<CheckResult> checks;      // in the exercise's order
     bool passed() const;                  // every check passed, optional (stretch) ones aside

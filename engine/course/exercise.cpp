@@ -15,7 +15,7 @@
 #include <set>
 #include <string_view>
 
-#include "engine/io/bounded_text.h"
+#include "engine/base/bounded_text.h"
 #include "engine/io/input_file.h"
 #include "engine/io/json_damage.h"
 #include "engine/model/network_spec.h"

@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "engine/base/number_text.h"
 #include "engine/course/check_parts.h"
-#include "engine/session/number_text.h"
 
 namespace bps::course::detail {
 

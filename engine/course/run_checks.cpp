@@ -6,8 +6,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "engine/base/number_text.h"
 #include "engine/course/check_parts.h"
-#include "engine/session/number_text.h"
 
 namespace bps::course::detail {
 

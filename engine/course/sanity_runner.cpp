@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "engine/session/project_data.h"
+#include "engine/project/project_data.h"
 #include "engine/session/training_job.h"
 
 namespace bps::course {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/number_text.h"
 #include "engine/course/check_parts.h"
-#include "engine/session/number_text.h"
-#include "engine/session/project_data.h"
+#include "engine/project/project_data.h"
 
 namespace bps::course::detail {
 

@@ -4,7 +4,8 @@
 // learner must never train on one unknowingly. It runs before a device's first training (the
 // training job does it) and on demand (`backprop devices --check`), and its result is stored
 // beside the kernel cache, keyed like it by device, driver and this program's kernels, so it
-// runs again after a driver update. Discovery reads the stored result into
+// runs again after a driver update. This header holds the result's values; the test runs in
+// engine/bench/self_test.h, and on demand through engine/session/device_check.h. Discovery reads the stored result into
 // DeviceDescription::self_test, and a device with wrong results is never the default.
 #include <string>
 #include <vector>
@@ -37,11 +38,5 @@ struct SelfTestResult {
     // rounding allows 0.001)".
     std::string summary() const;
 };
-
-// Runs the self-test on the device now (building its kernels first when they are not cached),
-// stores the result and returns it. Throws NoDeviceError when the device is gone. A device that
-// fails while testing (a build error, out of memory) gives a result with `error` set, which is
-// not stored: the test runs again next time.
-SelfTestResult check_device(const DeviceDescription& device);
 
 }  // namespace bps::device

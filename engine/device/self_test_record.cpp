@@ -4,9 +4,9 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "engine/cl/kernel_cache.h"
-#include "engine/io/atomic_file.h"
-#include "engine/io/bounded_text.h"
+#include "engine/base/atomic_file.h"
+#include "engine/base/bounded_text.h"
+#include "engine/kernel_cache/kernel_cache.h"
 #include "kernels/embedded_kernels.h"
 
 namespace bps::device {

@@ -1,8 +1,13 @@
 #include "engine/io/network_weights.h"
 
+#include <atomic>
 #include <map>
 
 namespace bps::io {
+
+namespace {
+std::atomic<unsigned long long> parameter_download_count = 0;
+}  // namespace
 
 std::vector<int> parameter_dims(const Shape& shape) {
     if (shape.n == 1 && shape.h == 1 && shape.w == 1) return {shape.c};
@@ -11,10 +16,15 @@ std::vector<int> parameter_dims(const Shape& shape) {
 }
 
 std::vector<NamedArray> download_parameters(ops::Runtime& runtime, const model::Network& network) {
+    ++parameter_download_count;
     std::vector<NamedArray> arrays;
     for (const model::ParameterView& parameter : network.parameters())
         arrays.push_back({parameter.name, parameter_dims(parameter.value.shape), runtime.read(parameter.value)});
     return arrays;
+}
+
+unsigned long long parameter_downloads() {
+    return parameter_download_count.load();
 }
 
 void upload_parameters(ops::Runtime& runtime, model::Network& network, std::span<const NamedArray> arrays,

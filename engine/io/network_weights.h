@@ -16,6 +16,9 @@ namespace bps::io {
 // Blocks until the device has finished.
 std::vector<NamedArray> download_parameters(ops::Runtime& runtime, const model::Network& network);
 
+// How many times this process has called download_parameters: tests count a run's downloads.
+unsigned long long parameter_downloads();
+
 // Replaces every parameter of `network` with the array of the same name. Throws WeightsFileError
 // naming `source` when an array is missing, has another shape, or the source holds an array the
 // network does not have; nothing is changed on the device then.

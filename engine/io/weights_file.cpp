@@ -6,8 +6,8 @@
 #include <optional>
 #include <set>
 
-#include "engine/io/atomic_file.h"
-#include "engine/io/bounded_text.h"
+#include "engine/base/atomic_file.h"
+#include "engine/base/bounded_text.h"
 #include "engine/io/hdf5_heap_check.h"
 #include "engine/io/hdf5_support.h"
 #include "engine/io/input_file.h"
@@ -256,7 +256,7 @@ std::string read_embedded_project(const std::filesystem::path& file, hid_t root)
     return *project;
 }
 
-void read_checkpoint_group(const std::filesystem::path& file, hid_t root, WeightsFile& contents) {
+void read_checkpoint_group(const std::filesystem::path& file, hid_t root, WeightsFile& contents, bool with_arrays) {
     if (H5Lexists(root, kCheckpointGroup, H5P_DEFAULT) <= 0) return;
     Handle group(H5Gopen2(root, kCheckpointGroup, H5P_DEFAULT), H5Gclose);
     const std::optional<std::string> state = group.valid() ? hdf5::read_string(group.get(), "state") : std::nullopt;
@@ -265,6 +265,7 @@ void read_checkpoint_group(const std::filesystem::path& file, hid_t root, Weight
     if (!state || state->empty() || !names)
         throw WeightsFileError(file, std::string("has a damaged training state: ") + hdf5::damaged);
     contents.checkpoint_state = *state;
+    if (!with_arrays) return;
     for (const std::string& name : *names)
         contents.checkpoint_arrays.push_back(
             hdf5::read_floats(file, group.get(), name, name, "training-state array '" + name + "'", true));
@@ -291,10 +292,9 @@ void check_weights_destination(const std::filesystem::path& file) {
 
 void save_weights_file(const std::filesystem::path& file, const WeightsFile& contents) {
     validate(file, contents);
-    check_weights_destination(file);
     const std::string bytes = file_image(file, contents);
     try {
-        save_atomically(file, bytes);
+        save_atomically(file, bytes);  // checks the destination first, with the same words
     } catch (const SaveProblem& problem) {
         throw WeightsFileError(file, problem.what());
     }
@@ -302,7 +302,8 @@ void save_weights_file(const std::filesystem::path& file, const WeightsFile& con
 
 namespace {
 
-WeightsFile read_contents(const std::filesystem::path& file) {
+// Without the arrays: the attributes only (format, model card, project, training state).
+WeightsFile read_contents(const std::filesystem::path& file, bool with_arrays) {
     const std::lock_guard lock(hdf5::lock());
     const hdf5::QuietErrors quiet;
     Handle hdf5_file = open_file(file);
@@ -323,15 +324,15 @@ WeightsFile read_contents(const std::filesystem::path& file) {
         }
         if (*version == 1) {
             contents.layout = WeightsFile::Layout::format1;
-            contents.format1_arrays = read_format1(file, root);
+            if (with_arrays) contents.format1_arrays = read_format1(file, root);
             contents.model_card = hdf5::read_string(root, "description").value_or("");
             return contents;
         }
-        contents.layers = read_keras_layers(file, root);
+        if (with_arrays) contents.layers = read_keras_layers(file, root);
         contents.model_card = hdf5::read_string(root, "model_card").value_or("");
         contents.project = read_embedded_project(file, root);
         contents.program_version = hdf5::read_string(root, "backprop_version").value_or("");
-        read_checkpoint_group(file, root, contents);
+        read_checkpoint_group(file, root, contents, with_arrays);
         return contents;
     }
     // Another program's Keras-layout file: weights only (save_weights), or a whole model
@@ -347,15 +348,13 @@ WeightsFile read_contents(const std::filesystem::path& file) {
                                "(it has no 'layer_names' attribute)");
     }
     contents.written_by_us = false;
-    contents.layers = read_keras_layers(file, root);
+    if (with_arrays) contents.layers = read_keras_layers(file, root);
     return contents;
 }
 
-}  // namespace
-
-WeightsFile read_weights_file(const std::filesystem::path& file) {
+WeightsFile read_named_file(const std::filesystem::path& file, bool with_arrays) {
     try {
-        return read_contents(file);
+        return read_contents(file, with_arrays);
     } catch (const std::bad_alloc&) {
         // A huge array or attribute in a damaged file: the file, not a bare std::bad_alloc.
         std::error_code error;
@@ -364,6 +363,16 @@ WeightsFile read_weights_file(const std::filesystem::path& file) {
                                "could not be read: it needs more memory than this computer can give" +
                                    (error ? std::string() : " (the file has " + std::to_string(size) + " bytes)"));
     }
+}
+
+}  // namespace
+
+WeightsFile read_weights_file(const std::filesystem::path& file) {
+    return read_named_file(file, true);
+}
+
+WeightsFile read_weights_file_attributes(const std::filesystem::path& file) {
+    return read_named_file(file, false);
 }
 
 }  // namespace bps::io

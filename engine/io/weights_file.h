@@ -76,7 +76,7 @@ std::string dims_text(const std::vector<int>& dims);
 
 // Throws WeightsFileError when weights could not be saved as `file`: its folder is missing, not a
 // folder or cannot be written (a probe file is created and removed), `file` is a folder or not a
-// regular file (/dev/full). save_weights_file checks this too; a trainer calls it before training
+// regular file (/dev/full). save_weights_file's save checks this too; a trainer calls it before training
 // so that hours of work do not end in an unsavable file.
 void check_weights_destination(const std::filesystem::path& file);
 
@@ -88,5 +88,10 @@ void save_weights_file(const std::filesystem::path& file, const WeightsFile& con
 // neither a Backprop Studio weights file nor a Keras-layout one, a newer format version, or an
 // array that cannot be read.
 WeightsFile read_weights_file(const std::filesystem::path& file);
+
+// The same file's attributes only, refused as above but for its arrays: its format, model card, project
+// and a checkpoint's training state, with no array read (layers, format1_arrays and
+// checkpoint_arrays stay empty). For what a file says about itself, e.g. where a checkpoint stopped.
+WeightsFile read_weights_file_attributes(const std::filesystem::path& file);
 
 }  // namespace bps::io

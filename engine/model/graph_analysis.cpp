@@ -5,8 +5,8 @@
 #include <map>
 #include <optional>
 
-#include "engine/model/layer_geometry.h"
 #include "engine/tensor/checked_size.h"
+#include "engine/tensor/layer_geometry.h"
 
 namespace bps::model {
 

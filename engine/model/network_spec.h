@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/model/layer_geometry.h"
+#include "engine/tensor/layer_geometry.h"
 #include "engine/tensor/shape.h"
 #include "engine/train/initializer.h"
 

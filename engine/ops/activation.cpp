@@ -14,13 +14,13 @@ void require_same(const Tensor& a, const Tensor& b, const char* what) {
 }
 }  // namespace
 
-void activation_forward(Runtime& runtime, Activation kind, float slope, const Tensor& x, const Tensor& y) {
+void activation_forward(Runtime& runtime, model::Activation kind, float slope, const Tensor& x, const Tensor& y) {
     require_same(x, y, "forward");
     const int n = static_cast<int>(x.count());
     runtime.run("activation", "activation_forward", x.count(), n, static_cast<int>(kind), slope, x, y);
 }
 
-void activation_backward(Runtime& runtime, Activation kind, float slope, const Tensor& x, const Tensor& y,
+void activation_backward(Runtime& runtime, model::Activation kind, float slope, const Tensor& x, const Tensor& y,
                          const Tensor& dy, const Tensor& dx, GradWrite write) {
     require_same(x, y, "backward");
     require_same(x, dy, "backward");
@@ -30,8 +30,8 @@ void activation_backward(Runtime& runtime, Activation kind, float slope, const T
                 static_cast<int>(write == GradWrite::accumulate));
 }
 
-bool derivative_from_output(Activation kind, float slope) {
-    return kind != Activation::leaky_relu || slope >= 0.0f;
+bool derivative_from_output(model::Activation kind, float slope) {
+    return kind != model::Activation::leaky_relu || slope >= 0.0f;
 }
 
 void require_fusable(const std::optional<FusedActivation>& activation, const Tensor& y, const Tensor& dy,

@@ -5,19 +5,17 @@
 // y and dx; exp and tanh in OpenCL C may differ from the C++ library by a few ulp.
 #include <optional>
 
-#include "engine/model/layer_geometry.h"
 #include "engine/ops/runtime.h"
+#include "engine/tensor/layer_geometry.h"
 
 namespace bps::ops {
 
-using model::Activation;  // device-free, in engine/model/layer_geometry.h
-
 // y = f(x). `slope` is LeakyReLU's slope for x < 0 (ignored by the others). x and y may be the
 // same tensor (in place).
-void activation_forward(Runtime& runtime, Activation kind, float slope, const Tensor& x, const Tensor& y);
+void activation_forward(Runtime& runtime, model::Activation kind, float slope, const Tensor& x, const Tensor& y);
 
 // dx (=|+=) dy * f'(x), computed from x (ReLU, LeakyReLU) or y (Sigmoid, Tanh).
-void activation_backward(Runtime& runtime, Activation kind, float slope, const Tensor& x, const Tensor& y,
+void activation_backward(Runtime& runtime, model::Activation kind, float slope, const Tensor& x, const Tensor& y,
                          const Tensor& dy, const Tensor& dx, GradWrite write);
 
 // An activation a Dense or Conv2D layer applies to its own output, inside its own kernels: the
@@ -26,7 +24,7 @@ void activation_backward(Runtime& runtime, Activation kind, float slope, const T
 // output before the activation. The forward writes y = f(output); the backward reads that y and
 // dy, and works with dy * f'(output) from then on.
 struct FusedActivation {
-    Activation kind = Activation::relu;
+    model::Activation kind = model::Activation::relu;
     float slope = 0.0f;  // LeakyReLU's
     // kernels/activation_functions.clh's kind argument (FUSED_NONE, -1, for none).
     static int kernel_kind(const std::optional<FusedActivation>& activation) {
@@ -39,7 +37,7 @@ struct FusedActivation {
 
 // Whether f'(x) follows from y = f(x) alone, so that the activation can be fused: every one but a
 // LeakyReLU with a negative slope (whose y > 0 also for some x < 0).
-bool derivative_from_output(Activation kind, float slope);
+bool derivative_from_output(model::Activation kind, float slope);
 
 // Refuses (std::invalid_argument, naming `op`) an activation whose derivative y does not determine,
 // and a y whose size differs from dy's.

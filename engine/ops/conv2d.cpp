@@ -79,8 +79,8 @@ int slice_of(const Layout& l, int asked) {
     return static_cast<int>(std::clamp<std::size_t>(fitting, 1, std::size_t(l.batch)));
 }
 
-Layout layout_of(const Shape& input, int out_channels, const Conv2dGeometry& g, int asked_slice) {
-    conv2d_output_shape(input, out_channels, g);  // checks the sizes, with the learner's message
+Layout layout_of(const Shape& input, int out_channels, const model::Conv2dGeometry& g, int asked_slice) {
+    model::conv2d_output_shape(input, out_channels, g);  // checks the sizes, with the learner's message
     Layout l{input.n,
              input.c,
              input.h,
@@ -106,7 +106,7 @@ Layout layout_of(const Shape& input, int out_channels, const Conv2dGeometry& g, 
 
 ConvMethod resolved(const Runtime& runtime, ConvMethod method) {
     if (method != ConvMethod::automatic) return method;
-    return runtime.device().kind == cl::DeviceKind::Cpu ? ConvMethod::gemm : ConvMethod::own;
+    return runtime.device().kind == device::DeviceKind::Cpu ? ConvMethod::gemm : ConvMethod::own;
 }
 
 void require_shape(const Tensor& tensor, const Shape& expected, const char* op, const char* what, const Shape& x) {
@@ -116,7 +116,7 @@ void require_shape(const Tensor& tensor, const Shape& expected, const char* op, 
 }
 
 // Checks the parameters and the workspace; the weight's first dimension gives the filter count.
-Layout checked_layout(const Conv2dGeometry& g, const Tensor& x, const Tensor& weight, const Tensor& bias,
+Layout checked_layout(const model::Conv2dGeometry& g, const Tensor& x, const Tensor& weight, const Tensor& bias,
                       const Tensor& workspace, const ConvPlan& plan, const char* op, const char* bias_name) {
     Layout l = layout_of(x.shape, weight.shape.n, g, plan.samples_per_slice);
     require_shape(weight, Shape{l.filters, l.channels, g.kernel_h, g.kernel_w}, op, "weight", x.shape);
@@ -229,13 +229,13 @@ std::size_t column_budget_values() {
 }
 
 std::size_t conv2d_kept_columns_elements(const Runtime& runtime, const Shape& input, int out_channels,
-                                         const Conv2dGeometry& geometry, ConvPlan plan) {
+                                         const model::Conv2dGeometry& geometry, ConvPlan plan) {
     const Layout l = layout_of(input, out_channels, geometry, plan.samples_per_slice);
     return l.columns_keepable(resolved(runtime, plan.method)) ? l.batch_columns() : 0;
 }
 
 std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
-                                      const Conv2dGeometry& geometry, ConvPlan plan, ColumnMatrix columns) {
+                                      const model::Conv2dGeometry& geometry, ConvPlan plan, ColumnMatrix columns) {
     Layout l = layout_of(input, out_channels, geometry, plan.samples_per_slice);
     const ConvMethod method = resolved(runtime, plan.method);
     if (columns == ColumnMatrix::kept) {
@@ -249,7 +249,7 @@ std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input
     return l.workspace(method);
 }
 
-void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
+void conv2d_forward(Runtime& runtime, const model::Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                     const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan,
                     const std::optional<FusedActivation>& activation) {
     plan.method = resolved(runtime, plan.method);
@@ -277,7 +277,7 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
                    static_cast<int>(l.plane()), kind, slope, cnhw, bias, y);
 }
 
-void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
+void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                      const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
                      const Tensor& workspace, ConvPlan plan, const std::optional<FusedActivation>& activation,
                      const Tensor& y) {

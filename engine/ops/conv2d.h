@@ -11,16 +11,13 @@
 #include <cstddef>
 #include <optional>
 
-#include "engine/model/layer_geometry.h"
 #include "engine/ops/activation.h"
 #include "engine/ops/runtime.h"
+#include "engine/tensor/layer_geometry.h"
 
 namespace bps::ops {
 
-// The geometry and its output-shape maths are device-free (engine/model/layer_geometry.h).
-using model::conv2d_output_shape;
-using model::Conv2dGeometry;
-using model::Padding;
+// The geometry and its output-shape maths are device-free (engine/tensor/layer_geometry.h).
 
 // Which kernels a convolution runs. With col[K, P] the column matrix (K = Cin x kh x kw, P =
 // batch x output positions), the forward is weight[Cout, K] x col, the filter gradient
@@ -73,18 +70,18 @@ enum class ColumnMatrix { in_workspace, kept };
 // method on this runtime's device; the model plans it once. ColumnMatrix::kept where the columns
 // cannot be kept (conv2d_kept_columns_elements is 0) is refused with the sizes.
 std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
-                                      const Conv2dGeometry& geometry, ConvPlan plan = {},
+                                      const model::Conv2dGeometry& geometry, ConvPlan plan = {},
                                       ColumnMatrix columns = ColumnMatrix::in_workspace);
 // The size of ConvPlan::kept_columns for this input (at most this batch): the whole batch's column
 // matrix where the gemm method runs it in one slice, else 0 (the own method has no column matrix).
 std::size_t conv2d_kept_columns_elements(const Runtime& runtime, const Shape& input, int out_channels,
-                                         const Conv2dGeometry& geometry, ConvPlan plan = {});
+                                         const model::Conv2dGeometry& geometry, ConvPlan plan = {});
 
 // x: N x Cin x H x W, weight: Cout x Cin x kh x kw, bias: 1 x Cout x 1 x 1, y: conv2d_output_shape(...),
 // workspace: a tensor of at least conv2d_workspace_elements (shape e.g. {1, elements, 1, 1}; with
 // ColumnMatrix::kept where the plan has kept columns).
 // With a fused activation f, y = f(the convolution + bias), applied where the bias is added.
-void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
+void conv2d_forward(Runtime& runtime, const model::Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                     const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan = {},
                     const std::optional<FusedActivation>& activation = std::nullopt);
 
@@ -94,7 +91,7 @@ void conv2d_forward(Runtime& runtime, const Conv2dGeometry& geometry, const Tens
 // fused activation, y is the forward's activated output, and the gradients are those of dy *
 // f'(y): the gemm method applies f' as it copies dy into the GEMMs' layout (dy is left as it is),
 // the own method first multiplies dy by it in place.
-void conv2d_backward(Runtime& runtime, const Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
+void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
                      const Tensor& dy, const Tensor& dx, GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
                      const Tensor& workspace, ConvPlan plan = {},
                      const std::optional<FusedActivation>& activation = std::nullopt, const Tensor& y = {});

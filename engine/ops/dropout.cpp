@@ -14,18 +14,11 @@ void require_same(const Tensor& a, const Tensor& b, const char* op, const char* 
 }
 }  // namespace
 
-std::uint32_t dropout_threshold(float rate) {
-    if (!(rate >= 0.0f && rate < 1.0f))
-        throw std::invalid_argument("dropout: rate " + std::to_string(rate) + " is outside [0, 1)");
-    // rate < 1 keeps rate * 2^32 below 2^32 in double, so the conversion cannot overflow.
-    return static_cast<std::uint32_t>(std::floor(static_cast<double>(rate) * 4294967296.0));
-}
-
 void dropout_forward(Runtime& runtime, float rate, std::uint32_t seed, std::uint32_t step, const Tensor& x,
                      const Tensor& y, const Tensor& mask) {
     require_same(x, y, "dropout forward", "x and y");
     require_same(x, mask, "dropout forward", "x and mask");
-    const std::uint32_t threshold = dropout_threshold(rate);
+    const std::uint32_t threshold = model::dropout_threshold(rate);
     const float keep_scale = 1.0f / (1.0f - rate);
     runtime.run("dropout", "dropout_forward", x.count(), static_cast<int>(x.count()), threshold, keep_scale, seed, step,
                 x, y, mask);

@@ -11,13 +11,9 @@
 #include <cstdint>
 
 #include "engine/ops/runtime.h"
+#include "engine/tensor/layer_geometry.h"
 
 namespace bps::ops {
-
-// Element i is dropped when dropout_random(seed, step, i) < dropout_threshold(rate), so it is
-// dropped with probability rate (to within 2^-32). Throws std::invalid_argument unless
-// 0 <= rate < 1.
-std::uint32_t dropout_threshold(float rate);
 
 // mask[i] = 0 with probability `rate`, else 1 / (1 - rate); y = x * mask.
 void dropout_forward(Runtime& runtime, float rate, std::uint32_t seed, std::uint32_t step, const Tensor& x,

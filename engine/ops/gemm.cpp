@@ -38,7 +38,7 @@ bool own_kernels_take(std::size_t m, std::size_t n, std::size_t k, const GemmOpe
 }
 
 bool own_by_default(const Runtime& runtime) {
-    return runtime.device().kind == cl::DeviceKind::Cpu;
+    return runtime.device().kind == device::DeviceKind::Cpu;
 }
 
 GemmMethod resolved(const Runtime& runtime, GemmMethod method, std::size_t m, std::size_t n, std::size_t k,

@@ -17,9 +17,9 @@ struct PlaneArgs {
     int planes, in_h, in_w, out_h, out_w;
 };
 
-PlaneArgs checked(const std::string& op, const PoolGeometry& geometry, const Tensor& x_like, const Tensor& y_like,
-                  const char* y_name) {
-    const Shape out = pool_output_shape(x_like.shape, geometry);
+PlaneArgs checked(const std::string& op, const model::PoolGeometry& geometry, const Tensor& x_like,
+                  const Tensor& y_like, const char* y_name) {
+    const Shape out = model::pool_output_shape(x_like.shape, geometry);
     require_shape(y_like, out,
                   op + " (" + model::pool_geometry_text(geometry) + " on " + x_like.shape.to_string() + ")", y_name);
     return {x_like.shape.n * x_like.shape.c, x_like.shape.h, x_like.shape.w, out.h, out.w};
@@ -30,14 +30,15 @@ int as_int(GradWrite write) {
 }
 }  // namespace
 
-void max_pool_forward(Runtime& runtime, const PoolGeometry& g, const Tensor& x, const Tensor& y, const Tensor& argmax) {
+void max_pool_forward(Runtime& runtime, const model::PoolGeometry& g, const Tensor& x, const Tensor& y,
+                      const Tensor& argmax) {
     const PlaneArgs a = checked("max pool forward", g, x, y, "y");
     require_shape(argmax, y.shape, "max pool forward", "argmax");
     runtime.run_3d("pool", "max_pool_forward", a.out_w, a.out_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
                    g.size_h, g.size_w, g.stride_h, g.stride_w, x, y, argmax);
 }
 
-void max_pool_backward(Runtime& runtime, const PoolGeometry& g, const Tensor& dy, const Tensor& argmax,
+void max_pool_backward(Runtime& runtime, const model::PoolGeometry& g, const Tensor& dy, const Tensor& argmax,
                        const Tensor& dx, GradWrite write, WorkSpread spread) {
     // No input gradient wanted (the first layer): dx's shape may be a placeholder.
     if (dx.buffer == nullptr) return;
@@ -52,13 +53,14 @@ void max_pool_backward(Runtime& runtime, const PoolGeometry& g, const Tensor& dy
                    g.size_h, g.size_w, g.stride_h, g.stride_w, dy, argmax, dx, as_int(write));
 }
 
-void avg_pool_forward(Runtime& runtime, const PoolGeometry& g, const Tensor& x, const Tensor& y) {
+void avg_pool_forward(Runtime& runtime, const model::PoolGeometry& g, const Tensor& x, const Tensor& y) {
     const PlaneArgs a = checked("average pool forward", g, x, y, "y");
     runtime.run_3d("pool", "avg_pool_forward", a.out_w, a.out_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
                    g.size_h, g.size_w, g.stride_h, g.stride_w, x, y);
 }
 
-void avg_pool_backward(Runtime& runtime, const PoolGeometry& g, const Tensor& dy, const Tensor& dx, GradWrite write) {
+void avg_pool_backward(Runtime& runtime, const model::PoolGeometry& g, const Tensor& dy, const Tensor& dx,
+                       GradWrite write) {
     if (dx.buffer == nullptr) return;
     const PlaneArgs a = checked("average pool backward", g, dx, dy, "dy");
     runtime.run_3d("pool", "avg_pool_backward", a.in_w, a.in_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,

@@ -26,7 +26,7 @@ Runtime::Runtime(const cl::DeviceInfo& device, cl::KernelCache* cache)
       // in groups of 64 were bound by it (measured on NVIDIA: ReLU at a third of the memory
       // bandwidth; cifar at batch 256 10% faster, cnn 15%).
       work_group_size_(
-          std::clamp<std::size_t>(device.max_work_group_size, 1, device.kind == cl::DeviceKind::Cpu ? 64 : 256)) {}
+          std::clamp<std::size_t>(device.max_work_group_size, 1, device.kind == device::DeviceKind::Cpu ? 64 : 256)) {}
 
 std::size_t Runtime::group_size(const cl::Kernel& k) const {
     const std::size_t allowed = std::min(work_group_size_, k.max_group_size());

@@ -137,7 +137,7 @@ private:
 enum class WorkSpread { automatic, per_element, per_plane };
 inline WorkSpread resolved_spread(const Runtime& runtime, WorkSpread spread) {
     if (spread != WorkSpread::automatic) return spread;
-    return runtime.device().kind == cl::DeviceKind::Cpu ? WorkSpread::per_plane : WorkSpread::per_element;
+    return runtime.device().kind == device::DeviceKind::Cpu ? WorkSpread::per_plane : WorkSpread::per_element;
 }
 
 // Whether a backward op overwrites its gradient output or adds to it (a tensor read by several

@@ -24,8 +24,6 @@ namespace bps::project {
 // The format version this build writes; files with a larger version are refused.
 constexpr int project_format_version = 1;
 
-using model::CanvasPosition;
-
 struct DatasetSettings {
     std::string name = "fashion-mnist";         // a catalogue id; empty when `folder` is used
     std::string folder;                         // an image folder (one subfolder per class), or empty

@@ -18,8 +18,8 @@ inline constexpr std::string_view format_tag = "backprop-studio-project";
 
 // Where a node without a stored position goes: a left-to-right chain, so a network built in code
 // or written by hand still opens readable on the canvas.
-inline CanvasPosition default_position(std::size_t index) {
-    return CanvasPosition{40.0 + 160.0 * static_cast<double>(index), 200.0};
+inline model::CanvasPosition default_position(std::size_t index) {
+    return model::CanvasPosition{40.0 + 160.0 * static_cast<double>(index), 200.0};
 }
 
 // Each enumeration: the file's word for a value, the value for a word, and "a, b, c" for messages.

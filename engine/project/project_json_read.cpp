@@ -41,7 +41,7 @@
 #include <sstream>
 
 #include "datasets/catalogue.h"
-#include "engine/io/bounded_text.h"
+#include "engine/base/bounded_text.h"
 #include "engine/io/input_file.h"
 #include "engine/io/json_damage.h"
 #include "engine/project/project.h"
@@ -332,8 +332,8 @@ void read_network(const Fields& network, Project& project) {
         static const json no_params = json::object();
         read_params(Fields(source, fields.has("params") ? fields.at("params") : no_params, named + ": params"), layer);
         const Fields position = fields.object("position");
-        const CanvasPosition fallback = format::default_position(i);
-        layer.position = CanvasPosition{position.number("x", fallback.x), position.number("y", fallback.y)};
+        const model::CanvasPosition fallback = format::default_position(i);
+        layer.position = model::CanvasPosition{position.number("x", fallback.x), position.number("y", fallback.y)};
         project.network.layers.push_back(std::move(layer));
     }
 

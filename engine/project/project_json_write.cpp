@@ -6,7 +6,7 @@
 #include <fstream>
 #include <map>
 
-#include "engine/io/atomic_file.h"
+#include "engine/base/atomic_file.h"
 #include "engine/project/project.h"
 #include "engine/project/project_format.h"
 #include "engine/train/initializer.h"
@@ -109,7 +109,7 @@ ordered_json network_json(const Project& project, const json& old) {
         // Unknown parameters belong to the type they were written for; a changed type drops them.
         if (member(old_node, "type") == type) params = merged(std::move(params), member(old_node, "params"));
         if (!params.empty()) node["params"] = std::move(params);
-        const CanvasPosition position = layer.position.value_or(format::default_position(i));
+        const model::CanvasPosition position = layer.position.value_or(format::default_position(i));
         node["position"] = merged(ordered_json{{"x", position.x}, {"y", position.y}}, member(old_node, "position"));
         nodes.push_back(merged(std::move(node), old_node));
 

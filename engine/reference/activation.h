@@ -5,47 +5,47 @@
 #include <cstddef>
 #include <span>
 
-#include "engine/ops/activation.h"
+#include "engine/tensor/layer_geometry.h"
 
 namespace bps::ref {
 
 template <typename T>
-T activate(ops::Activation kind, T slope, T x) {
+T activate(model::Activation kind, T slope, T x) {
     switch (kind) {
-        case ops::Activation::relu:
+        case model::Activation::relu:
             return x > T(0) ? x : T(0);
-        case ops::Activation::leaky_relu:
+        case model::Activation::leaky_relu:
             return x > T(0) ? x : slope * x;
-        case ops::Activation::sigmoid:
+        case model::Activation::sigmoid:
             return T(1) / (T(1) + std::exp(-x));
-        case ops::Activation::tanh:
+        case model::Activation::tanh:
             return std::tanh(x);
     }
     return x;
 }
 
 template <typename T>
-void activation_forward(ops::Activation kind, T slope, std::span<const T> x, std::span<T> y) {
+void activation_forward(model::Activation kind, T slope, std::span<const T> x, std::span<T> y) {
     for (std::size_t i = 0; i < x.size(); ++i) y[i] = activate(kind, slope, x[i]);
 }
 
 // dx = dy * f'(x) (overwrites dx).
 template <typename T>
-void activation_backward(ops::Activation kind, T slope, std::span<const T> x, std::span<const T> y,
+void activation_backward(model::Activation kind, T slope, std::span<const T> x, std::span<const T> y,
                          std::span<const T> dy, std::span<T> dx) {
     for (std::size_t i = 0; i < x.size(); ++i) {
         T d = T(1);
         switch (kind) {
-            case ops::Activation::relu:
+            case model::Activation::relu:
                 d = x[i] > T(0) ? T(1) : T(0);
                 break;
-            case ops::Activation::leaky_relu:
+            case model::Activation::leaky_relu:
                 d = x[i] > T(0) ? T(1) : slope;
                 break;
-            case ops::Activation::sigmoid:
+            case model::Activation::sigmoid:
                 d = y[i] * (T(1) - y[i]);
                 break;
-            case ops::Activation::tanh:
+            case model::Activation::tanh:
                 d = T(1) - y[i] * y[i];
                 break;
         }

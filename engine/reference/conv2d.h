@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <span>
 
-#include "engine/ops/conv2d.h"
+#include "engine/tensor/layer_geometry.h"
 #include "engine/tensor/shape.h"
 
 namespace bps::ref {
@@ -17,15 +17,15 @@ struct Conv2dAxis {
     int pad_before;
 };
 
-inline Conv2dAxis conv2d_axis(int in, int kernel, int stride, ops::Padding padding) {
-    if (padding == ops::Padding::valid) return {(in - kernel) / stride + 1, 0};
+inline Conv2dAxis conv2d_axis(int in, int kernel, int stride, model::Padding padding) {
+    if (padding == model::Padding::valid) return {(in - kernel) / stride + 1, 0};
     const int out = (in + stride - 1) / stride;
     return {out, std::max((out - 1) * stride + kernel - in, 0) / 2};
 }
 
 template <typename T>
-void conv2d_forward(const ops::Conv2dGeometry& g, const Shape& x_shape, const Shape& weight_shape, std::span<const T> x,
-                    std::span<const T> weight, std::span<const T> bias, std::span<T> y) {
+void conv2d_forward(const model::Conv2dGeometry& g, const Shape& x_shape, const Shape& weight_shape,
+                    std::span<const T> x, std::span<const T> weight, std::span<const T> bias, std::span<T> y) {
     const Conv2dAxis rows = conv2d_axis(x_shape.h, g.kernel_h, g.stride_h, g.padding);
     const Conv2dAxis cols = conv2d_axis(x_shape.w, g.kernel_w, g.stride_w, g.padding);
     const int cin = x_shape.c, cout = weight_shape.n, height = x_shape.h, width = x_shape.w;
@@ -51,7 +51,7 @@ void conv2d_forward(const ops::Conv2dGeometry& g, const Shape& x_shape, const Sh
 // Overwrites dx, dweight and dbias: every term of the forward sum sends dy back to the input
 // element and the weight it multiplied.
 template <typename T>
-void conv2d_backward(const ops::Conv2dGeometry& g, const Shape& x_shape, const Shape& weight_shape,
+void conv2d_backward(const model::Conv2dGeometry& g, const Shape& x_shape, const Shape& weight_shape,
                      std::span<const T> x, std::span<const T> weight, std::span<const T> dy, std::span<T> dx,
                      std::span<T> dweight, std::span<T> dbias) {
     const Conv2dAxis rows = conv2d_axis(x_shape.h, g.kernel_h, g.stride_h, g.padding);

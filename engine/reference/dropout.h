@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include "engine/ops/dropout.h"
+#include "engine/tensor/layer_geometry.h"
 
 namespace bps::ref {
 
@@ -29,7 +29,7 @@ inline std::uint32_t dropout_random(std::uint32_t seed, std::uint32_t step, std:
 template <typename T>
 void dropout_forward(float rate, std::uint32_t seed, std::uint32_t step, std::span<const T> x, std::span<T> y,
                      std::span<T> mask) {
-    const std::uint32_t threshold = ops::dropout_threshold(rate);
+    const std::uint32_t threshold = model::dropout_threshold(rate);
     const float keep_scale = 1.0f / (1.0f - rate);
     for (std::size_t i = 0; i < x.size(); ++i) {
         const bool dropped = dropout_random(seed, step, static_cast<std::uint32_t>(i)) < threshold;

@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/train/optimizer.h"
+#include "engine/train/optimizer_settings.h"
 
 namespace bps::ref {
 

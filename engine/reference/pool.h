@@ -5,16 +5,16 @@
 #include <cstddef>
 #include <span>
 
-#include "engine/ops/pool.h"
+#include "engine/tensor/layer_geometry.h"
 #include "engine/tensor/shape.h"
 
 namespace bps::ref {
 
 // argmax: index within the input plane of each window's first maximum.
 template <typename T>
-void max_pool_forward(const Shape& in, const ops::PoolGeometry& g, std::span<const T> x, std::span<T> y,
+void max_pool_forward(const Shape& in, const model::PoolGeometry& g, std::span<const T> x, std::span<T> y,
                       std::span<int> argmax) {
-    const Shape out = ops::pool_output_shape(in, g);
+    const Shape out = model::pool_output_shape(in, g);
     for (int p = 0; p < in.n * in.c; ++p)
         for (int oh = 0; oh < out.h; ++oh)
             for (int ow = 0; ow < out.w; ++ow) {
@@ -32,9 +32,9 @@ void max_pool_forward(const Shape& in, const ops::PoolGeometry& g, std::span<con
 
 // dx = the gradient of each window routed to its maximum (overwrites dx).
 template <typename T>
-void max_pool_backward(const Shape& in, const ops::PoolGeometry& g, std::span<const T> dy, std::span<const int> argmax,
-                       std::span<T> dx) {
-    const Shape out = ops::pool_output_shape(in, g);
+void max_pool_backward(const Shape& in, const model::PoolGeometry& g, std::span<const T> dy,
+                       std::span<const int> argmax, std::span<T> dx) {
+    const Shape out = model::pool_output_shape(in, g);
     for (T& v : dx) v = T(0);
     for (int p = 0; p < in.n * in.c; ++p)
         for (std::size_t o = 0; o < out.plane(); ++o)
@@ -42,8 +42,8 @@ void max_pool_backward(const Shape& in, const ops::PoolGeometry& g, std::span<co
 }
 
 template <typename T>
-void avg_pool_forward(const Shape& in, const ops::PoolGeometry& g, std::span<const T> x, std::span<T> y) {
-    const Shape out = ops::pool_output_shape(in, g);
+void avg_pool_forward(const Shape& in, const model::PoolGeometry& g, std::span<const T> x, std::span<T> y) {
+    const Shape out = model::pool_output_shape(in, g);
     for (int p = 0; p < in.n * in.c; ++p)
         for (int oh = 0; oh < out.h; ++oh)
             for (int ow = 0; ow < out.w; ++ow) {
@@ -57,8 +57,8 @@ void avg_pool_forward(const Shape& in, const ops::PoolGeometry& g, std::span<con
 
 // dx = each window's gradient spread evenly over it (overwrites dx).
 template <typename T>
-void avg_pool_backward(const Shape& in, const ops::PoolGeometry& g, std::span<const T> dy, std::span<T> dx) {
-    const Shape out = ops::pool_output_shape(in, g);
+void avg_pool_backward(const Shape& in, const model::PoolGeometry& g, std::span<const T> dy, std::span<T> dx) {
+    const Shape out = model::pool_output_shape(in, g);
     for (T& v : dx) v = T(0);
     for (int p = 0; p < in.n * in.c; ++p)
         for (int oh = 0; oh < out.h; ++oh)

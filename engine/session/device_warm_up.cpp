@@ -4,13 +4,13 @@
 #include <filesystem>
 #include <optional>
 
+#include "engine/base/number_text.h"
+#include "engine/bench/self_test.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
-#include "engine/cl/kernel_cache.h"
-#include "engine/device/device_for_work.h"
 #include "engine/device/self_test_record.h"
-#include "engine/device/self_test_runner.h"
-#include "engine/session/number_text.h"
+#include "engine/kernel_cache/kernel_cache.h"
+#include "engine/ops/device_for_work.h"
 #include "kernels/embedded_kernels.h"
 
 namespace bps::session {

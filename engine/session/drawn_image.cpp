@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 
 namespace bps::session {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 
 namespace bps::session {
 

@@ -21,7 +21,7 @@
 // A NaN or infinite validation loss is a divergence all the same (TrainingRun checks it).
 #include <string>
 
-#include "engine/session/reports.h"
+#include "engine/runs/reports.h"
 
 namespace bps::session {
 

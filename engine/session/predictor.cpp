@@ -7,12 +7,12 @@
 #include <stdexcept>
 
 #include "datasets/image_folder.h"
+#include "engine/bench/self_test.h"
 #include "engine/cl/device.h"
-#include "engine/device/device_for_work.h"
-#include "engine/device/self_test_runner.h"
 #include "engine/io/network_weights.h"
 #include "engine/model/graph_report.h"
 #include "engine/model/network.h"
+#include "engine/ops/device_for_work.h"
 
 namespace bps::session {
 

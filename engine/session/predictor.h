@@ -28,8 +28,8 @@
 #include "engine/io/weights_file.h"
 #include "engine/model/network_spec.h"
 #include "engine/project/project.h"
-#include "engine/session/model_card.h"
-#include "engine/session/saved_weights.h"
+#include "engine/runs/model_card.h"
+#include "engine/runs/saved_weights.h"
 
 namespace bps::session {
 

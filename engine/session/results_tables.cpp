@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "engine/session/csv_text.h"
+#include "engine/base/csv_text.h"
 
 namespace bps::session {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/session/confusion_matrix.h"
+#include "engine/runs/confusion_matrix.h"
 #include "engine/session/sample_evaluation.h"
 
 namespace bps::session {

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "engine/io/atomic_file.h"
-#include "engine/io/bounded_text.h"
-#include "engine/session/run_record.h"
+#include "engine/base/atomic_file.h"
+#include "engine/base/bounded_text.h"
+#include "engine/runs/run_record.h"
 
 namespace bps::session {
 

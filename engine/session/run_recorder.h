@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/runs/run_record.h"
 #include "engine/session/run_evaluation.h"
-#include "engine/session/run_record.h"
 #include "engine/session/training_job.h"
 
 namespace bps::session {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/session/confusion_matrix.h"
-#include "engine/session/reports.h"
+#include "engine/runs/confusion_matrix.h"
+#include "engine/runs/reports.h"
 
 namespace bps::session {
 

@@ -38,7 +38,7 @@ std::vector<std::size_t> samples_by_loss(const SampleResults& samples, const Sam
     return chosen;
 }
 
-std::vector<ClassProbability> top_classes(const SampleResults& samples, std::size_t sample, std::size_t k) {
+std::vector<ClassScore> top_classes(const SampleResults& samples, std::size_t sample, std::size_t k) {
     if (sample >= samples.size())
         throw std::out_of_range("sample " + std::to_string(sample) + " is outside the " +
                                 std::to_string(samples.size()) + " samples evaluated");

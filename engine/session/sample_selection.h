@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/session/reports.h"
+#include "engine/runs/reports.h"
 #include "engine/session/sample_evaluation.h"
 
 namespace bps::session {
@@ -24,12 +24,9 @@ struct SampleFilter {
 // a class outside [0, samples.classes).
 std::vector<std::size_t> samples_by_loss(const SampleResults& samples, const SampleFilter& filter = {});
 
-// One class and its probability (reports.h's, shared with `backprop predict`).
-using ClassProbability = ClassScore;
-
 // The `k` most probable classes of one sample (fewer when there are fewer classes), most probable
 // first; equal probabilities: the lower class first (reports.h's top_classes on the sample's
 // probabilities). std::out_of_range for a sample outside.
-std::vector<ClassProbability> top_classes(const SampleResults& samples, std::size_t sample, std::size_t k);
+std::vector<ClassScore> top_classes(const SampleResults& samples, std::size_t sample, std::size_t k);
 
 }  // namespace bps::session

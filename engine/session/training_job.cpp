@@ -1,6 +1,6 @@
 // The job's worker: preparation in the order that fails fastest (the save destination, the
 // project against its data's shape, the device, the weights, then the images), the run itself in
-// engine/session/training_run.cpp, and every exception turned into one structured failure.
+// engine/session/worker/training_run.cpp, and every exception turned into one structured failure.
 #include "engine/session/training_job.h"
 
 #include <algorithm>
@@ -13,70 +13,30 @@
 
 #include "datasets/dataset.h"
 #include "datasets/image_folder.h"
+#include "engine/base/number_text.h"
+#include "engine/bench/self_test.h"
 #include "engine/cl/cache_location.h"
 #include "engine/cl/device.h"
 #include "engine/cl/error.h"
-#include "engine/device/device_for_work.h"
 #include "engine/device/self_test_record.h"
-#include "engine/device/self_test_runner.h"
 #include "engine/io/network_weights.h"
 #include "engine/model/graph_analysis.h"
 #include "engine/model/graph_report.h"
 #include "engine/model/network.h"
+#include "engine/ops/device_for_work.h"
 #include "engine/ops/runtime.h"
-#include "engine/session/checkpoint.h"
-#include "engine/session/evaluation.h"
-#include "engine/session/model_card.h"
-#include "engine/session/number_text.h"
-#include "engine/session/project_data.h"
+#include "engine/project/project_data.h"
+#include "engine/runs/checkpoint.h"
+#include "engine/runs/model_card.h"
+#include "engine/runs/saved_weights.h"
 #include "engine/session/rescue_file.h"
 #include "engine/session/run_control.h"
-#include "engine/session/saved_weights.h"
-#include "engine/session/training_run.h"
+#include "engine/session/worker/evaluation.h"
+#include "engine/session/worker/training_run.h"
 #include "engine/train/optimizer_settings.h"
 #include "kernels/embedded_kernels.h"
 
 namespace bps::session {
-
-const char* stage_name(Stage stage) {
-    switch (stage) {
-        case Stage::preparing:
-            return "preparing";
-        case Stage::running:
-            return "running";
-        case Stage::paused:
-            return "paused";
-        case Stage::evaluating:
-            return "evaluating";
-        case Stage::finished:
-            return "finished";
-        case Stage::failed:
-            return "failed";
-    }
-    return "unknown";
-}
-
-const char* failure_kind_name(FailureKind kind) {
-    switch (kind) {
-        case FailureKind::project:
-            return "project";
-        case FailureKind::data:
-            return "data";
-        case FailureKind::file:
-            return "file";
-        case FailureKind::no_device:
-            return "no device";
-        case FailureKind::device:
-            return "device";
-        case FailureKind::out_of_device_memory:
-            return "out of device memory";
-        case FailureKind::diverged:
-            return "diverged";
-        case FailureKind::internal:
-            return "internal";
-    }
-    return "unknown";
-}
 
 struct TrainingJob::State {
     JobSetup setup;
@@ -607,10 +567,7 @@ void TrainingJob::State::train(Prepared& prepared) {
     facts_sent.class_names = data->train.class_names;
     // What the weights files written by this run (trained, checkpoint, or kept after a failure)
     // say about their images.
-    kept_card.project = prepared.name;
-    kept_card.shape = data->train.shape;
-    kept_card.class_names = data->train.class_names;
-    kept_card.normalization = data->normalization;
+    kept_card = model_card_for(prepared.name, data->train, data->normalization);
     facts_sent.card = kept_card;
     send(events.started, facts_sent);
 

@@ -3,6 +3,9 @@
 include(GNUInstallDirs)
 
 install(TARGETS backprop RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The licence where Debian looks for it: /usr/share/doc/<package>/copyright, in Debian's
+# machine-readable format, pointing at the system's copy of the GPL (as Debian policy 12.5 asks).
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${CPACK_PACKAGE_NAME})
 if(TARGET backprop-studio)
   install(TARGETS backprop-studio RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/${BACKPROP_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)

@@ -82,6 +82,14 @@ for file in /usr/bin/backprop /usr/bin/backprop-studio /usr/share/applications/$
             /usr/share/backprop-studio/examples/cnn.json /usr/share/backprop-studio/examples/cifar.json; do
   [ -f "$file" ] || fail "$file was not installed"
 done
+# The licence, where Debian policy puts it, naming the project's licence and the system's GPL text.
+copyright=/usr/share/doc/$package/copyright
+[ -f "$copyright" ] || fail "$copyright was not installed"
+grep -q "^Comment: SPDX-License-Identifier: GPL-3.0-or-later$" "$copyright" || fail "$copyright does not name GPL-3.0-or-later"
+grep -q "^License: GPL-3+$" "$copyright" || fail "$copyright has no GPL-3+ licence paragraph"
+grep -q "/usr/share/common-licenses/GPL-3" "$copyright" || fail "$copyright does not point at /usr/share/common-licenses/GPL-3"
+grep -q "<project_license>GPL-3.0-or-later</project_license>" "/usr/share/metainfo/$app_id.metainfo.xml" ||
+  fail "the AppStream metadata does not give the project licence GPL-3.0-or-later"
 desktop-file-validate "/usr/share/applications/$app_id.desktop" || fail "the desktop entry is not valid"
 appstreamcli validate --no-net "/usr/share/metainfo/$app_id.metainfo.xml" || fail "the AppStream metadata is not valid"
 

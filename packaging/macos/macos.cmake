@@ -8,34 +8,44 @@
 # libraries (CLBlast, HDF5, libarchive, ...). The command line lives in the bundle too, beside
 # the studio, so it shares those copies.
 
-# Qt's deploy commands need Qt's variables in this scope (Qt was found in ui/).
-find_package(Qt6 REQUIRED COMPONENTS Core Widgets)
-
 set(bundle_name "Backprop Studio")
 set(bundle "${bundle_name}.app")
-# The icon, made by the workflow from packaging/icons with iconutil (optional: without it the
+# The icon, made by the workflow from packaging/icons with make-icns.sh (optional: without it the
 # bundle has the generic icon).
 set(icns ${CMAKE_CURRENT_LIST_DIR}/BackpropStudio.icns)
 
 if(TARGET backprop-studio)
-  set_target_properties(backprop-studio PROPERTIES
-    MACOSX_BUNDLE TRUE
-    OUTPUT_NAME "${bundle_name}"
-    MACOSX_BUNDLE_BUNDLE_NAME "${bundle_name}"
-    MACOSX_BUNDLE_GUI_IDENTIFIER ${BACKPROP_APP_ID}
-    MACOSX_BUNDLE_BUNDLE_VERSION ${PROJECT_VERSION}
-    MACOSX_BUNDLE_SHORT_VERSION_STRING ${PROJECT_VERSION}
-    MACOSX_BUNDLE_COPYRIGHT "Backprop Studio developers")
+  # Qt's deploy commands need Qt's variables in this scope (Qt was found in ui/). A build without
+  # the studio (BACKPROP_BUILD_GUI=OFF) never looks for Qt.
+  find_package(Qt6 REQUIRED COMPONENTS Core Widgets)
+
+  # The bundle's own Info.plist (MacOSXBundleInfo.plist.in): CMake's default has no minimum macOS
+  # version and no high-resolution flag. Filled here with @ONLY, so that nothing is left for the
+  # ${...} pass CMake makes over MACOSX_BUNDLE_INFO_PLIST.
+  set(BACKPROP_BUNDLE_NAME "${bundle_name}")
+  set(BACKPROP_BUNDLE_ICON_FILE "")
   if(EXISTS ${icns})
-    set_target_properties(backprop-studio PROPERTIES MACOSX_BUNDLE_ICON_FILE BackpropStudio.icns)
+    set(BACKPROP_BUNDLE_ICON_FILE BackpropStudio.icns)
     target_sources(backprop-studio PRIVATE ${icns})
     set_source_files_properties(${icns} PROPERTIES MACOSX_PACKAGE_LOCATION Resources)
   endif()
+  # The oldest macOS the build runs on: the deployment target when one is set, else Qt 6.5's oldest.
+  set(BACKPROP_MINIMUM_MACOS "${CMAKE_OSX_DEPLOYMENT_TARGET}")
+  if(BACKPROP_MINIMUM_MACOS STREQUAL "")
+    set(BACKPROP_MINIMUM_MACOS 11.0)
+  endif()
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/MacOSXBundleInfo.plist.in ${PROJECT_BINARY_DIR}/packaging/Info.plist @ONLY)
+  set_target_properties(backprop-studio PROPERTIES
+    MACOSX_BUNDLE TRUE
+    OUTPUT_NAME "${bundle_name}"
+    MACOSX_BUNDLE_INFO_PLIST ${PROJECT_BINARY_DIR}/packaging/Info.plist)
   install(TARGETS backprop-studio BUNDLE DESTINATION .)
   # The command line inside the bundle, finding the bundle's libraries.
   set_target_properties(backprop PROPERTIES INSTALL_RPATH "@executable_path/../Frameworks")
   install(TARGETS backprop RUNTIME DESTINATION "${bundle}/Contents/MacOS")
   set(BACKPROP_INSTALL_DATADIR "${bundle}/Contents/Resources")
+  # The licence text inside the bundle (the disk image asks for no acceptance: see install.cmake).
+  install(FILES ${BACKPROP_LICENSE_FILE} DESTINATION "${bundle}/Contents/Resources")
 
   if(Qt6Core_VERSION VERSION_GREATER_EQUAL 6.5)
     qt_generate_deploy_script(TARGET backprop-studio OUTPUT_SCRIPT qt_deploy_script CONTENT "
@@ -52,6 +62,7 @@ qt_deploy_runtime_dependencies(
 else()
   # A build without the studio (BACKPROP_BUILD_GUI=OFF) installs only the command line.
   install(TARGETS backprop RUNTIME DESTINATION bin)
+  install(FILES ${BACKPROP_LICENSE_FILE} DESTINATION share/doc/backprop-studio)
 endif()
 
 # ---- the disk image --------------------------------------------------------------------------------
@@ -59,6 +70,7 @@ set(CPACK_GENERATOR DragNDrop)
 set(CPACK_PACKAGE_FILE_NAME "backprop-studio-${PROJECT_VERSION}-macos-${CMAKE_SYSTEM_PROCESSOR}")
 set(CPACK_DMG_VOLUME_NAME "${bundle_name}")
 set(CPACK_DMG_FORMAT UDZO)
-# Signed with the hardened runtime between the install and the image, when the workflow has a
-# signing identity (packaging/macos/sign-bundle.cmake); notarised afterwards (notarize.sh).
-set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/sign-bundle.cmake)
+# No licence agreement when the image is opened (the GPL asks no acceptance to use the program).
+set(CPACK_DMG_SLA_USE_RESOURCE_FILE_LICENSE OFF)
+# The bundle is signed by the last install rule (sign-bundle.cmake, added by install.cmake), ad hoc
+# or, when the workflow has an identity, with the hardened runtime; notarised afterwards (notarize.sh).

@@ -3,13 +3,14 @@
 #
 # What ships: both programs and everything they load except the driver's OpenCL.dll. Qt comes
 # from Qt's deploy script (windeployqt); CLBlast, HDF5, zlib and the other vcpkg DLLs from the
-# programs' runtime dependency set. OpenCL.dll is delay-loaded, so that a laptop without an
+# programs' runtime dependency set; the MSVC runtime from CMake's InstallRequiredSystemLibraries;
+# the licence as LICENSE.txt. OpenCL.dll is delay-loaded, so that a laptop without an
 # OpenCL driver still opens the studio, which explains how to get one.
 
-# Qt's deploy commands need Qt's variables in this scope (Qt was found in ui/).
-find_package(Qt6 REQUIRED COMPONENTS Core Widgets)
-
+# Qt's deploy commands need Qt's variables in this scope (Qt was found in ui/). A build without the
+# studio (BACKPROP_BUILD_GUI=OFF) never looks for Qt: it installs the command line and its DLLs.
 if(TARGET backprop-studio)
+  find_package(Qt6 REQUIRED COMPONENTS Core Widgets)
   set_target_properties(backprop-studio PROPERTIES WIN32_EXECUTABLE TRUE)  # no console window
 endif()
 
@@ -54,6 +55,17 @@ install(RUNTIME_DEPENDENCY_SET backprop_runtime
         DIRECTORIES ${dll_folders}
         RUNTIME DESTINATION bin)
 
+# The MSVC runtime (vcruntime140.dll, msvcp140.dll, ...) beside the programs. The dependency set
+# above leaves out everything in System32, where the build machine's copy lives; a learner's
+# computer may have no Visual C++ Redistributable, and without these the programs do not start.
+# The universal CRT is part of Windows 10 and 11, so it is not shipped.
+set(CMAKE_INSTALL_SYSTEM_RUNTIME_DESTINATION bin)
+set(CMAKE_INSTALL_UCRT_LIBRARIES FALSE)
+include(InstallRequiredSystemLibraries)
+
+# The licence text beside the programs (no page to accept in the installer: see install.cmake).
+install(FILES ${BACKPROP_LICENSE_FILE} DESTINATION . RENAME LICENSE.txt)
+
 # Qt's DLLs, plugins (the Windows platform plugin, styles, image formats) and qt.conf.
 if(TARGET backprop-studio)
   if(Qt6Core_VERSION VERSION_GREATER_EQUAL 6.5)
@@ -70,8 +82,12 @@ set(CPACK_GENERATOR NSIS)
 set(CPACK_PACKAGE_FILE_NAME "backprop-studio-${PROJECT_VERSION}-win64")
 set(CPACK_NSIS_PACKAGE_NAME "Backprop Studio")
 set(CPACK_NSIS_DISPLAY_NAME "Backprop Studio ${PROJECT_VERSION}")
-set(CPACK_NSIS_INSTALLED_ICON_NAME "bin\\\\backprop-studio.exe")
+if(TARGET backprop-studio)
+  set(CPACK_NSIS_INSTALLED_ICON_NAME "bin\\\\backprop-studio.exe")
+endif()
 set(CPACK_NSIS_ENABLE_UNINSTALL_BEFORE_INSTALL ON)  # an upgrade replaces the old version
+# The GPL asks no acceptance to run the program: no licence page (its text is installed instead).
+set(CPACK_NSIS_IGNORE_LICENSE_PAGE ON)
 set(CPACK_NSIS_URL_INFO_ABOUT "${CPACK_PACKAGE_HOMEPAGE_URL}")
 # Start menu: the studio (CPACK_PACKAGE_EXECUTABLES) and a readme on getting an OpenCL driver.
 set(CPACK_NSIS_MENU_LINKS "https://www.khronos.org/conformance/adopters/conformant-products/opencl"

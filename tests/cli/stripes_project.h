@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tests/support/image_writer.h"
+#include "tests/support/quote.h"
 
 namespace bps::test {
 
@@ -74,14 +75,6 @@ inline std::string file_bytes(const std::filesystem::path& file) {
     std::ostringstream bytes;
     bytes << in.rdbuf();
     return bytes.str();
-}
-
-// "FILE" in double quotes, for command lines.
-inline std::string quote(const std::filesystem::path& path) {
-    std::string text = "\"";
-    text += path.string();
-    text += '"';
-    return text;
 }
 
 }  // namespace bps::test

@@ -1,5 +1,6 @@
 // backprop bench: training figures per device and network, the device's own figures, the cold
-// and warm start, failures reported while the rest goes on, and usage errors.
+// and warm start, failures reported while the rest goes on, usage errors, and the loss curve and
+// comparison history it shares with the studio's Compare Devices.
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "engine/compare/comparison_history.h"
 #include "tests/cli/cli.h"
 #include "tests/cli/stripes_project.h"
 #include "tests/support/process.h"
@@ -209,4 +211,49 @@ TEST_CASE("bench refuses unknown networks, bad batch lists and doubled options")
     result = run_command(backprop("bench --device nosuchdevice --nets mlp"));
     CHECK(result.exit_code == 1);
     CHECK_THAT(result.output, Catch::Matchers::Contains("nosuchdevice"));
+}
+
+TEST_CASE("bench keeps each run in the comparison history with the figures it printed, and prints the loss curve") {
+    TempDir dir("bench-history"), cache("bench-history-cache");
+    ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", cache.path().string());
+    const std::filesystem::path history = dir.path() / "device-comparisons.json";
+    const std::string tiny =
+        " --nets mlp --batches 8 --steps 1 --runs 1 --no-device-figures --no-first-batch "
+        "--curve-batches 3 ";
+    const ProcessResult result = run_command_stdout(backprop("bench" + tiny + "--json --history " + quote(history)));
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+    const std::vector<nlohmann::json> training = records(json_lines(result.output), "training");
+    REQUIRE(training.size() == 1);
+    const nlohmann::json& mlp = training.front();
+    REQUIRE(mlp["losses"].size() == 3);
+
+    // The studio's Compare Devices reads the same record: one network, one batch, one device.
+    const std::vector<bps::bench::ComparisonRecord> kept = bps::bench::read_comparison_history(history);
+    REQUIRE(kept.size() == 1);
+    CHECK(kept[0].network == "mlp");
+    CHECK(kept[0].project == "reference network");
+    CHECK(kept[0].batch_size == 8);
+    CHECK(kept[0].curve_batches == 3);
+    REQUIRE(kept[0].devices.size() == 1);
+    const bps::bench::DeviceComparison& device = kept[0].devices.front();
+    CHECK(device.error.empty());
+    CHECK(device.device.name == mlp["device"].get<std::string>());
+    CHECK(device.images_per_s == mlp["images_per_s"].get<double>());
+    CHECK(device.step_ms == mlp["step_ms"].get<double>());
+    CHECK(device.device_bytes == mlp["device_bytes"].get<std::size_t>());
+    CHECK(device.kernels_per_step == mlp["kernels_per_step"].get<std::size_t>());
+    CHECK(device.gemms_per_step == mlp["gemms_per_step"].get<std::size_t>());
+    CHECK(device.step_gflops_per_s == mlp["step_gflops_per_s"].get<double>());
+    CHECK(device.losses == mlp["losses"].get<std::vector<double>>());
+    CHECK(!device.cold_start_s);
+
+    // The table shows the curve under its row; --no-history keeps a scripted run out of the history.
+    const ProcessResult table = run_command_stdout(backprop("bench" + tiny + "--no-history"));
+    INFO(table.output);
+    REQUIRE(table.exit_code == 0);
+    CHECK_THAT(table.output, Catch::Matchers::Matches("(.|\\n)*\\n  mlp +8 +[0-9,]+ +[0-9.]+ ms(.|\\n)*\\n    loss "
+                                                      "curve, 3 batches: [0-9]+\\.[0-9]{3} [0-9]+\\.[0-9]{3} "
+                                                      "[0-9]+\\.[0-9]{3}\\n(.|\\n)*"));
+    CHECK(bps::bench::read_comparison_history(history).size() == 1);
 }

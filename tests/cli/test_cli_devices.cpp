@@ -107,6 +107,15 @@ TEST_CASE("every command answers --help") {
     CHECK_THAT(main_help.output, Catch::Contains("devices") && Catch::Contains("cache"));
 }
 
+TEST_CASE("the main help states every exit status, 130 for SIGINT, SIGTERM and SIGHUP") {
+    const ProcessResult main_help = run_command(backprop("--help"));
+    CHECK(main_help.exit_code == 0);
+    CHECK_THAT(main_help.output, Catch::Contains("\nexit status:\n  0    done\n"));
+    CHECK_THAT(main_help.output, Catch::Contains("\n  2    a usage mistake"));
+    CHECK_THAT(main_help.output, Catch::Contains("\n  3    no OpenCL device"));
+    CHECK_THAT(main_help.output, Catch::Contains("\n  130  stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP"));
+}
+
 TEST_CASE("a device whose first self-test finds wrong results stops training, is marked, and is not the default") {
     // Its own cache folder: the wrong result is stored there, and no other test may see it.
     TempDir cache("self-test-cli"), dir("self-test-project");

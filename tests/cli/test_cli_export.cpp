@@ -15,18 +15,12 @@
 #include "tests/cli/probabilities.h"
 #include "tests/support/image_writer.h"
 #include "tests/support/process.h"
+#include "tests/support/quote.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps::test;
 
 namespace {
-
-std::string quote(const std::filesystem::path& path) {
-    std::string text = "\"";
-    text += path.string();
-    text += '"';
-    return text;
-}
 
 // Three classes of 10x10 colour images: mostly red, green or blue, with noise.
 std::vector<std::filesystem::path> write_colours(const std::filesystem::path& folder, int per_class) {

@@ -12,6 +12,7 @@
 #include "tests/cli/cli.h"
 #include "tests/support/image_writer.h"
 #include "tests/support/process.h"
+#include "tests/support/quote.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps::test;
@@ -60,13 +61,6 @@ std::filesystem::path write_project(const std::filesystem::path& dir, const std:
     return file;
 }
 
-std::string in_quotes(const std::filesystem::path& path) {
-    std::string text = "\"";
-    text += path.string();
-    text += '"';
-    return text;
-}
-
 struct Trained {
     TempDir dir{"cli-keras-files"};
     std::filesystem::path images, project, weights;
@@ -76,7 +70,7 @@ struct Trained {
         project = write_project(dir.path(), images);
         weights = dir.path() / "w.h5";
         const ProcessResult trained =
-            run_command(backprop("train " + in_quotes(project) + " --save-weights " + in_quotes(weights)));
+            run_command(backprop("train " + quote(project) + " --save-weights " + quote(weights)));
         INFO(trained.output);
         REQUIRE(trained.exit_code == 0);
     }
@@ -93,14 +87,14 @@ TEST_CASE("a Keras file written by h5py is read into a project with the same net
     Trained run;
     const std::filesystem::path keras = run.dir.path() / "keras.h5";
     const ProcessResult rewritten =
-        run_command(python + " " + in_quotes(rewrite_script()) + " " + in_quotes(run.weights) + " " + in_quotes(keras));
+        run_command(python + " " + quote(rewrite_script()) + " " + quote(run.weights) + " " + quote(keras));
     INFO(rewritten.output);
     REQUIRE(rewritten.exit_code == 0);
 
     const ProcessResult ours =
-        run_command_stdout(backprop("evaluate " + in_quotes(run.project) + " --weights " + in_quotes(run.weights)));
+        run_command_stdout(backprop("evaluate " + quote(run.project) + " --weights " + quote(run.weights)));
     const ProcessResult theirs =
-        run_command_stdout(backprop("evaluate " + in_quotes(run.project) + " --weights " + in_quotes(keras)));
+        run_command_stdout(backprop("evaluate " + quote(run.project) + " --weights " + quote(keras)));
     INFO(ours.output << theirs.output);
     REQUIRE(ours.exit_code == 0);
     REQUIRE(theirs.exit_code == 0);
@@ -108,9 +102,8 @@ TEST_CASE("a Keras file written by h5py is read into a project with the same net
     CHECK(theirs.output == ours.output);  // the same accuracy and loss, to every printed digit
 
     // Predicting needs the classes and the normalisation, which another program's file lacks.
-    const ProcessResult predicted =
-        run_command(backprop("predict " + in_quotes(run.project) + " --weights " + in_quotes(keras) + " " +
-                             in_quotes(run.images / "top" / "0.png")));
+    const ProcessResult predicted = run_command(backprop("predict " + quote(run.project) + " --weights " +
+                                                         quote(keras) + " " + quote(run.images / "top" / "0.png")));
     CHECK(predicted.exit_code == 1);
     CHECK(predicted.output == "backprop predict: error: " + keras.string() +
                                   ": does not say which images and classes it was trained on (it was written by "
@@ -120,11 +113,10 @@ TEST_CASE("a Keras file written by h5py is read into a project with the same net
 TEST_CASE("a Keras file that does not fit the network names the layer and both shapes", "[cli][keras]") {
     Trained run;
     const std::filesystem::path keras = run.dir.path() / "wrong.h5";
-    REQUIRE(run_command(python + " " + in_quotes(rewrite_script()) + " " + in_quotes(run.weights) + " " +
-                        in_quotes(keras) + " --wrong-shape")
+    REQUIRE(run_command(python + " " + quote(rewrite_script()) + " " + quote(run.weights) + " " + quote(keras) +
+                        " --wrong-shape")
                 .exit_code == 0);
-    const ProcessResult result =
-        run_command(backprop("evaluate " + in_quotes(run.project) + " --weights " + in_quotes(keras)));
+    const ProcessResult result = run_command(backprop("evaluate " + quote(run.project) + " --weights " + quote(keras)));
     CHECK(result.exit_code == 1);
     CHECK(result.output == "backprop evaluate: error: " + keras.string() +
                                ": layer 'out' (the file's 'dense_1'): kernel is 191x2 in the file but the network "
@@ -136,13 +128,12 @@ TEST_CASE("our weights file alone predicts with no training data, and holds the 
     Trained run;
     const std::filesystem::path image = run.dir.path() / "top.png";
     std::filesystem::copy_file(run.images / "top" / "3.png", image);
-    const ProcessResult with_project = run_command_stdout(backprop("predict " + in_quotes(run.project) + " --weights " +
-                                                                   in_quotes(run.weights) + " " + in_quotes(image)));
+    const ProcessResult with_project = run_command_stdout(
+        backprop("predict " + quote(run.project) + " --weights " + quote(run.weights) + " " + quote(image)));
     REQUIRE(with_project.exit_code == 0);
     std::filesystem::remove_all(run.images);  // no training data any more
     std::filesystem::remove(run.project);     // nor the project file
-    const ProcessResult alone =
-        run_command_stdout(backprop("predict " + in_quotes(run.weights) + " " + in_quotes(image)));
+    const ProcessResult alone = run_command_stdout(backprop("predict " + quote(run.weights) + " " + quote(image)));
     INFO(alone.output);
     REQUIRE(alone.exit_code == 0);
     CHECK(alone.output == with_project.output);

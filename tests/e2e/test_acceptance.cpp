@@ -17,6 +17,7 @@
 #include "tests/cli/probabilities.h"
 #include "tests/support/image_writer.h"
 #include "tests/support/process.h"
+#include "tests/support/quote.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps::test;
@@ -33,13 +34,6 @@ std::string first_match(const std::string& text, const std::string& pattern) {
 // Issue 22's independent check: the weights file read with h5py (not our code) and the forward pass
 // rebuilt in numpy with Keras's conventions, and the exported PyTorch script run with Debian's
 // torch, both give `backprop predict`'s probabilities on 100 test images within 1e-4.
-std::string quote(const std::filesystem::path& path) {
-    std::string text = "\"";
-    text += path.string();
-    text += '"';
-    return text;
-}
-
 // Issue 22's independent check: the weights file read with h5py (not our code) and the forward pass
 // rebuilt in numpy with Keras's conventions, and the exported PyTorch script run with Debian's
 // torch, both give `backprop predict`'s probabilities on 100 test images within 1e-4.

@@ -4,12 +4,13 @@
 #include "engine/cl/device.h"
 #include "engine/device/self_test.h"
 #include "engine/device/self_test_record.h"
+#include "engine/session/device_check.h"
 
 namespace bps::test {
 
 inline const cl::DeviceInfo& test_device() {
     static const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
-    return devices.at(cl::select_device(devices, cl::device_request(std::nullopt)));
+    return devices.at(cl::select_device(devices, device::device_request(std::nullopt)));
 }
 
 // Runs the test device's self-test when the cache holds no result for it. A job runs the test

@@ -1,7 +1,7 @@
 // libFuzzer target: a kernel-cache entry file. The input is written where the entry for a fixed
 // key lives and KernelCache::load reads it: pure C++, no OpenCL. load() never throws; a damaged
 // entry is deleted and reported as a miss.
-#include "engine/cl/kernel_cache.h"
+#include "engine/kernel_cache/kernel_cache.h"
 #include "tests/fuzz/kernel_cache_key.h"
 #include "tests/fuzz/scratch_file.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // The one key that the kernel-cache fuzz target loads and the seed writer stores, so the seeds
 // are valid entries for it.
-#include "engine/cl/kernel_cache.h"
+#include "engine/kernel_cache/kernel_cache.h"
 
 namespace bps::fuzz {
 

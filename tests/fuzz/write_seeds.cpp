@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/cl/kernel_cache.h"
 #include "engine/io/weights_file.h"
+#include "engine/kernel_cache/kernel_cache.h"
 #include "tests/fuzz/kernel_cache_key.h"
 #include "tests/support/image_encoder.h"
 

@@ -4,7 +4,8 @@
 # <repo>/build-sanitize (no GUI, only what these need). Every run is bounded in time; the script
 # fails on any finding or test failure, naming it. Last, every op test's kernels run under Oclgrind
 # (tests/sanitize/oclgrind.sh, on the normal build's engine_tests: Oclgrind preloads its runtime,
-# which ASan, wanting to come first, refuses). packaging/setup-debian.sh test runs it last.
+# which ASan, wanting to come first, refuses). `packaging/setup-debian.sh sanitize` runs it, and CI
+# (.ci/run) after the test command.
 #   tests/sanitize/ci.sh
 # Environment: BACKPROP_FUZZ_SECONDS (the most a target may take, 40), BACKPROP_SANITIZE_BUILD
 # (the build folder).

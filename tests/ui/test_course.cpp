@@ -37,7 +37,7 @@
 #include "ui/course/course_panel.h"
 #include "ui/course/exercise_dock.h"
 #include "ui/dashboard/train_panel.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/editor/network_scene.h"
 #include "ui/editor/palette_dock.h"
 #include "ui/main_window/main_window.h"

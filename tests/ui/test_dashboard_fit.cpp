@@ -18,7 +18,7 @@
 
 #include "app/gui/training_controller.h"
 #include "datasets/catalogue.h"
-#include "engine/session/run_record.h"
+#include "engine/runs/run_record.h"
 #include "ui/dashboard/hideable_columns.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/run_status.h"

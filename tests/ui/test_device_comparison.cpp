@@ -25,6 +25,7 @@
 #include "app/gui/comparison_controller.h"
 #include "app/gui/comparison_runner.h"
 #include "engine/project/project.h"
+#include "engine/session/devices.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/devices/comparison_charts.h"
 #include "ui/devices/comparison_panel.h"

@@ -13,6 +13,7 @@
 
 #include "app/gui/device_self_test.h"
 #include "engine/cl/fault_injection.h"
+#include "engine/session/devices.h"
 #include "tests/ui/own_cache_root.h"
 #include "ui/devices/device_list_model.h"
 #include "ui/devices/device_panel.h"

@@ -26,8 +26,8 @@
 
 #include "engine/project/network_edits.h"
 #include "engine/project/project.h"
+#include "ui/document/network_document.h"
 #include "ui/editor/edge_item.h"
-#include "ui/editor/network_document.h"
 #include "ui/editor/network_scene.h"
 #include "ui/editor/network_view.h"
 #include "ui/editor/node_item.h"

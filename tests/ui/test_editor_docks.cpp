@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/number_text.h"
 #include "engine/model/graph_analysis.h"
 #include "engine/project/network_edits.h"
 #include "engine/project/project.h"
-#include "engine/session/number_text.h"
+#include "ui/document/network_document.h"
 #include "ui/editor/inspector_dock.h"
-#include "ui/editor/network_document.h"
 #include "ui/editor/problems_dock.h"
 #include "ui/editor/summary_dock.h"
 

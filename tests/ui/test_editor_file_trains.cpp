@@ -6,7 +6,7 @@
 #include <random>
 
 #include "engine/project/project.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/main_window/project_file_io.h"
 
 namespace {

@@ -21,7 +21,7 @@
 #include <random>
 #include <vector>
 
-#include "engine/session/inside_figures.h"
+#include "engine/runs/inside_figures.h"
 #include "ui/inside/layer_figures_table.h"
 #include "ui/inside/parameter_histograms.h"
 
@@ -201,27 +201,27 @@ void save(QWidget& widget, const QString& name, QSize size) {
 class InsideChartsTest : public QObject {
     Q_OBJECT
 private slots:
-    void histograms_draw_the_given_counts_up_to_the_chosen_epoch();
-    void the_chosen_epoch_is_bold_and_later_epochs_are_left_out();
-    void gradient_sizes_are_drawn_per_layer_on_a_log_axis();
-    void clicking_a_layers_line_or_name_chooses_it();
-    void vanishing_gradients_are_named();
-    void vanishing_gradients_in_a_later_layer_are_named_too();
-    void exploding_gradients_are_named();
-    void gradients_that_become_nan_are_named();
-    void a_healthy_network_has_no_finding();
-    void clear_shows_the_reason_and_no_figures();
-    void an_unknown_parameter_falls_back_to_the_first();
-    void short_numbers_read_well();
-    void table_cells_show_the_figures();
-    void vanishing_gradients_are_marked_in_the_table();
-    void select_layer_selects_without_emitting_and_a_click_emits();
-    void a_live_refresh_keeps_the_selection();
-    void table_fits_1000_px_without_sideways_scrolling();
+    void histogramsDrawTheGivenCountsUpToTheChosenEpoch();
+    void theChosenEpochIsBoldAndLaterEpochsAreLeftOut();
+    void gradientSizesAreDrawnPerLayerOnALogAxis();
+    void clickingALayersLineOrNameChoosesIt();
+    void vanishingGradientsAreNamed();
+    void vanishingGradientsInALaterLayerAreNamedToo();
+    void explodingGradientsAreNamed();
+    void gradientsThatBecomeNanAreNamed();
+    void aHealthyNetworkHasNoFinding();
+    void clearShowsTheReasonAndNoFigures();
+    void anUnknownParameterFallsBackToTheFirst();
+    void shortNumbersReadWell();
+    void tableCellsShowTheFigures();
+    void vanishingGradientsAreMarkedInTheTable();
+    void selectLayerSelectsWithoutEmittingAndAClickEmits();
+    void aLiveRefreshKeepsTheSelection();
+    void tableFits1000PxWithoutSidewaysScrolling();
     void screenshots();
 };
 
-void InsideChartsTest::histograms_draw_the_given_counts_up_to_the_chosen_epoch() {
+void InsideChartsTest::histogramsDrawTheGivenCountsUpToTheChosenEpoch() {
     ParameterHistograms::ParameterHistory conv1{QStringLiteral("conv1.weight"), {}};
     conv1.epochs.push_back({0, figures({1, 4, 9, 4, 1}, 0.5f, 0.2), std::nullopt});
     conv1.epochs.push_back({1, figures({2, 5, 7, 5, 2}, 0.6f, 0.22), figures({3, 8, 3}, 0.03f, 0.01)});
@@ -254,7 +254,7 @@ void InsideChartsTest::histograms_draw_the_given_counts_up_to_the_chosen_epoch()
     QVERIFY(histograms.weights_plot()->yAxis->range().upper >= 9.0 / (19 * 0.2));
 }
 
-void InsideChartsTest::the_chosen_epoch_is_bold_and_later_epochs_are_left_out() {
+void InsideChartsTest::theChosenEpochIsBoldAndLaterEpochsAreLeftOut() {
     ParameterHistograms::ParameterHistory conv1{QStringLiteral("conv1.weight"), {}};
     for (int epoch = 0; epoch <= 4; ++epoch)
         conv1.epochs.push_back({epoch, figures({1, static_cast<std::uint32_t>(epoch + 2), 1}, 0.5f, 0.2),
@@ -300,7 +300,7 @@ void InsideChartsTest::the_chosen_epoch_is_bold_and_later_epochs_are_left_out() 
     QVERIFY(hint_shown);
 }
 
-void InsideChartsTest::gradient_sizes_are_drawn_per_layer_on_a_log_axis() {
+void InsideChartsTest::gradientSizesAreDrawnPerLayerOnALogAxis() {
     ParameterHistograms histograms;
     const auto conv1 = with_gradient_sizes(QStringLiteral("conv1.weight"), {0.004, 0.003, 0.002});
     const auto conv2 = with_gradient_sizes(QStringLiteral("conv2.weight"), {0.006, 0.005, 0.004});
@@ -332,7 +332,7 @@ void InsideChartsTest::gradient_sizes_are_drawn_per_layer_on_a_log_axis() {
     QVERIFY(plot->yAxis->range().lower > 0);
 }
 
-void InsideChartsTest::clicking_a_layers_line_or_name_chooses_it() {
+void InsideChartsTest::clickingALayersLineOrNameChoosesIt() {
     ParameterHistograms histograms;
     histograms.resize(1000, 320);
     histograms.set_histories({with_gradient_sizes(QStringLiteral("conv1.weight"), {1e-5, 1e-5, 1e-5}),
@@ -363,7 +363,7 @@ void InsideChartsTest::clicking_a_layers_line_or_name_chooses_it() {
     QCOMPARE(chosen.count(), 2);
 }
 
-void InsideChartsTest::vanishing_gradients_are_named() {
+void InsideChartsTest::vanishingGradientsAreNamed() {
     ParameterHistograms histograms;
     // At epoch 2: conv1 1e-5, conv2 1e-4, fc2 3.4e-3: conv1 is 1/340 of fc2.
     histograms.set_histories({with_gradient_sizes(QStringLiteral("conv1.weight"), {2e-5, 1e-5, 1e-5}),
@@ -395,7 +395,7 @@ void InsideChartsTest::vanishing_gradients_are_named() {
         QStringLiteral("conv1's gradients are 1/100 of fc2's: the first layers learn slowly (vanishing gradients)"));
 }
 
-void InsideChartsTest::vanishing_gradients_in_a_later_layer_are_named_too() {
+void InsideChartsTest::vanishingGradientsInALaterLayerAreNamedToo() {
     ParameterHistograms histograms;
     histograms.set_histories({with_gradient_sizes(QStringLiteral("conv1.weight"), {1e-2}),
                               with_gradient_sizes(QStringLiteral("fc1.weight"), {1.2e-5})},
@@ -404,7 +404,7 @@ void InsideChartsTest::vanishing_gradients_in_a_later_layer_are_named_too() {
                                                   "than the layers before it"));
 }
 
-void InsideChartsTest::exploding_gradients_are_named() {
+void InsideChartsTest::explodingGradientsAreNamed() {
     ParameterHistograms histograms;
     QCOMPARE(ParameterHistograms::exploding_growth, 100.0);
     // fc1: 0.01 at epoch 1, 1.2 at epoch 4: 120 times in 3 epochs.
@@ -429,7 +429,7 @@ void InsideChartsTest::exploding_gradients_are_named() {
     QCOMPARE(histograms.finding(), QString());
 }
 
-void InsideChartsTest::gradients_that_become_nan_are_named() {
+void InsideChartsTest::gradientsThatBecomeNanAreNamed() {
     ParameterHistograms histograms;
     histograms.set_histories({with_gradient_sizes(QStringLiteral("conv1.weight"), {0.01, 0.02}),
                               with_gradient_sizes(QStringLiteral("fc1.weight"), {0.01, std::nan("")})},
@@ -440,7 +440,7 @@ void InsideChartsTest::gradients_that_become_nan_are_named() {
     QCOMPARE(histograms.gradient_sizes(QStringLiteral("fc1.weight")), (std::vector<double>{0.01}));
 }
 
-void InsideChartsTest::a_healthy_network_has_no_finding() {
+void InsideChartsTest::aHealthyNetworkHasNoFinding() {
     ParameterHistograms histograms;
     const Realistic cnn = realistic_cnn(healthy_sizes);
     for (int epoch = 0; epoch <= 5; ++epoch) {
@@ -452,7 +452,7 @@ void InsideChartsTest::a_healthy_network_has_no_finding() {
     QVERIFY(histograms.finding().endsWith(QStringLiteral("the first layers learn slowly (vanishing gradients)")));
 }
 
-void InsideChartsTest::clear_shows_the_reason_and_no_figures() {
+void InsideChartsTest::clearShowsTheReasonAndNoFigures() {
     ParameterHistograms histograms;
     QVERIFY(!histograms.reason().isEmpty());  // before any run
     histograms.set_histories({with_gradient_sizes(QStringLiteral("conv1.weight"), {1e-5}),
@@ -473,7 +473,7 @@ void InsideChartsTest::clear_shows_the_reason_and_no_figures() {
     QVERIFY(!histograms.reason().isEmpty());
 }
 
-void InsideChartsTest::an_unknown_parameter_falls_back_to_the_first() {
+void InsideChartsTest::anUnknownParameterFallsBackToTheFirst() {
     ParameterHistograms histograms;
     ParameterHistograms::ParameterHistory conv1{QStringLiteral("conv1.weight"), {}};
     conv1.epochs.push_back({0, figures({7, 8, 9}, 0.5f, 0.2), std::nullopt});
@@ -483,7 +483,7 @@ void InsideChartsTest::an_unknown_parameter_falls_back_to_the_first() {
     QVERIFY(near(histograms.weights_curve(0), density({7, 8, 9}, 0.5)));
 }
 
-void InsideChartsTest::short_numbers_read_well() {
+void InsideChartsTest::shortNumbersReadWell() {
     QCOMPARE(LayerFiguresTable::short_number(0.098123), QStringLiteral("0.0981"));
     QCOMPARE(LayerFiguresTable::short_number(12.345), QStringLiteral("12.3"));
     QCOMPARE(LayerFiguresTable::short_number(1.2e-5), QStringLiteral("1.2e-5"));
@@ -497,7 +497,7 @@ void InsideChartsTest::short_numbers_read_well() {
     QCOMPARE(LayerFiguresTable::percent(1.0), QStringLiteral("100.0%"));
 }
 
-void InsideChartsTest::table_cells_show_the_figures() {
+void InsideChartsTest::tableCellsShowTheFigures() {
     LayerFiguresTable table;
     QCOMPARE(table.objectName(), QStringLiteral("insideFigures"));
     LayerFiguresRow conv1{QStringLiteral("conv1"),
@@ -553,7 +553,7 @@ void InsideChartsTest::table_cells_show_the_figures() {
              QStringLiteral("Weights mean ± std"));
 }
 
-void InsideChartsTest::vanishing_gradients_are_marked_in_the_table() {
+void InsideChartsTest::vanishingGradientsAreMarkedInTheTable() {
     LayerFiguresTable table;
     Realistic cnn = realistic_cnn(vanishing_sizes);
     table.set_rows(cnn.rows);
@@ -569,7 +569,7 @@ void InsideChartsTest::vanishing_gradients_are_marked_in_the_table() {
     QVERIFY(!table.model()->index(0, LayerFiguresTable::gradients_column).data(Qt::ForegroundRole).isValid());
 }
 
-void InsideChartsTest::select_layer_selects_without_emitting_and_a_click_emits() {
+void InsideChartsTest::selectLayerSelectsWithoutEmittingAndAClickEmits() {
     LayerFiguresTable table;
     table.resize(1000, 200);
     const Realistic cnn = realistic_cnn(healthy_sizes);
@@ -599,7 +599,7 @@ void InsideChartsTest::select_layer_selects_without_emitting_and_a_click_emits()
     QCOMPARE(chosen.back().front().toString(), QStringLiteral("relu1"));
 }
 
-void InsideChartsTest::a_live_refresh_keeps_the_selection() {
+void InsideChartsTest::aLiveRefreshKeepsTheSelection() {
     LayerFiguresTable table;
     Realistic cnn = realistic_cnn(healthy_sizes);
     table.set_rows(cnn.rows);
@@ -618,7 +618,7 @@ void InsideChartsTest::a_live_refresh_keeps_the_selection() {
     QCOMPARE(chosen.count(), 0);
 }
 
-void InsideChartsTest::table_fits_1000_px_without_sideways_scrolling() {
+void InsideChartsTest::tableFits1000PxWithoutSidewaysScrolling() {
     LayerFiguresTable table;
     table.resize(1000, 300);
     Realistic cnn = realistic_cnn(vanishing_sizes);

@@ -141,23 +141,23 @@ void check_no_sideways_overflow(FilterTiles& tiles) {
 class InsidePicturesTest : public QObject {
     Q_OBJECT
 private slots:
-    void the_diverging_scale_is_blue_white_red_centred_on_zero();
-    void kernel_tiles_are_painted_from_their_values_on_one_scale();
-    void a_layer_with_many_channels_shows_sixteen_and_says_so();
-    void a_first_layer_on_colour_input_is_drawn_as_colour_tiles();
-    void a_dense_layers_units_are_drawn_as_images_of_the_input();
-    void tiles_never_run_past_a_laptop_tabs_width();
-    void a_click_on_a_tile_names_its_filter_and_channel();
-    void a_tiles_tooltip_gives_its_range();
-    void a_layer_without_filters_says_why();
-    void each_activation_map_is_scaled_to_its_own_range();
-    void small_maps_are_enlarged_to_a_readable_size();
-    void a_flat_layer_is_one_strip_of_cells_with_its_values();
-    void activation_maps_flow_to_the_width();
-    void pictures_to_look_at();
+    void theDivergingScaleIsBlueWhiteRedCentredOnZero();
+    void kernelTilesArePaintedFromTheirValuesOnOneScale();
+    void aLayerWithManyChannelsShowsSixteenAndSaysSo();
+    void aFirstLayerOnColourInputIsDrawnAsColourTiles();
+    void aDenseLayersUnitsAreDrawnAsImagesOfTheInput();
+    void tilesNeverRunPastALaptopTabsWidth();
+    void aClickOnATileNamesItsFilterAndChannel();
+    void aTilesTooltipGivesItsRange();
+    void aLayerWithoutFiltersSaysWhy();
+    void eachActivationMapIsScaledToItsOwnRange();
+    void smallMapsAreEnlargedToAReadableSize();
+    void aFlatLayerIsOneStripOfCellsWithItsValues();
+    void activationMapsFlowToTheWidth();
+    void picturesToLookAt();
 };
 
-void InsidePicturesTest::the_diverging_scale_is_blue_white_red_centred_on_zero() {
+void InsidePicturesTest::theDivergingScaleIsBlueWhiteRedCentredOnZero() {
     FilterTiles tiles;
     tiles.set_filters(filter_set(FilterSet::Kind::kernels, 1, 1, 1, 3, {-0.5f, 0.0f, 0.25f}));
     QCOMPARE(tiles.magnitude(), 0.5f);
@@ -170,7 +170,7 @@ void InsidePicturesTest::the_diverging_scale_is_blue_white_red_centred_on_zero()
     QCOMPARE(tiles.colour_of_rgb(-0.5f, 0.0f, 0.5f), QColor(0, 128, 255));
 }
 
-void InsidePicturesTest::kernel_tiles_are_painted_from_their_values_on_one_scale() {
+void InsidePicturesTest::kernelTilesArePaintedFromTheirValuesOnOneScale() {
     const int filters = 8, channels = 4, side = 3;
     const auto values = random_values(static_cast<std::size_t>(filters) * channels * side * side, 1);
     FilterTiles tiles;
@@ -205,7 +205,7 @@ void InsidePicturesTest::kernel_tiles_are_painted_from_their_values_on_one_scale
     QVERIFY(std::isnan(tiles.shown_value(0, channels, 0, 0)));
 }
 
-void InsidePicturesTest::a_layer_with_many_channels_shows_sixteen_and_says_so() {
+void InsidePicturesTest::aLayerWithManyChannelsShowsSixteenAndSaysSo() {
     FilterTiles tiles;
     show_at(&tiles, {1000, 500});
     tiles.set_filters(filter_set(FilterSet::Kind::kernels, 32, 32, 3, 3, random_values(32 * 32 * 9, 2)));
@@ -222,7 +222,7 @@ void InsidePicturesTest::a_layer_with_many_channels_shows_sixteen_and_says_so() 
     QVERIFY(!tiles.tile_rect(63, 15).isEmpty());
 }
 
-void InsidePicturesTest::a_first_layer_on_colour_input_is_drawn_as_colour_tiles() {
+void InsidePicturesTest::aFirstLayerOnColourInputIsDrawnAsColourTiles() {
     const int filters = 32, side = 5;
     const auto values = random_values(static_cast<std::size_t>(filters) * 3 * side * side, 4);
     FilterTiles tiles;
@@ -251,7 +251,7 @@ void InsidePicturesTest::a_first_layer_on_colour_input_is_drawn_as_colour_tiles(
              QString("conv1 has 2 input channels, not red, green and blue, so its filters cannot be drawn in colour."));
 }
 
-void InsidePicturesTest::a_dense_layers_units_are_drawn_as_images_of_the_input() {
+void InsidePicturesTest::aDenseLayersUnitsAreDrawnAsImagesOfTheInput() {
     const int units = 128, side = 28;
     const auto values = random_values(static_cast<std::size_t>(units) * side * side, 6);
     FilterTiles tiles;
@@ -274,7 +274,7 @@ void InsidePicturesTest::a_dense_layers_units_are_drawn_as_images_of_the_input()
     QVERIFY(tiles.tile_rect(64, 0).isEmpty());
 }
 
-void InsidePicturesTest::tiles_never_run_past_a_laptop_tabs_width() {
+void InsidePicturesTest::tilesNeverRunPastALaptopTabsWidth() {
     // A 1280x720 window leaves its Inside tab about 1000x500; a narrower side-by-side half 480.
     for (const QSize size : {QSize(1000, 500), QSize(480, 500), QSize(1700, 800)}) {
         FilterTiles tiles;
@@ -298,7 +298,7 @@ void InsidePicturesTest::tiles_never_run_past_a_laptop_tabs_width() {
     QVERIFY(!scroll->horizontalScrollBar()->isVisible());
 }
 
-void InsidePicturesTest::a_click_on_a_tile_names_its_filter_and_channel() {
+void InsidePicturesTest::aClickOnATileNamesItsFilterAndChannel() {
     FilterTiles tiles;
     tiles.set_filters(filter_set(FilterSet::Kind::kernels, 8, 4, 3, 3, random_values(8 * 4 * 9, 10)));
     show_at(&tiles, {1000, 500});
@@ -318,7 +318,7 @@ void InsidePicturesTest::a_click_on_a_tile_names_its_filter_and_channel() {
     QCOMPARE(clicked.at(1).at(1).toInt(), -1);  // all three channels
 }
 
-void InsidePicturesTest::a_tiles_tooltip_gives_its_range() {
+void InsidePicturesTest::aTilesTooltipGivesItsRange() {
     std::vector<float> values(4 * 3 * 9, 0.5f);
     // filter 2, channel 1: from -0.25 to 0.75
     for (int i = 0; i < 9; ++i) values[(2 * 3 + 1) * 9 + i] = -0.25f + 0.125f * i;
@@ -332,7 +332,7 @@ void InsidePicturesTest::a_tiles_tooltip_gives_its_range() {
     QToolTip::hideText();
 }
 
-void InsidePicturesTest::a_layer_without_filters_says_why() {
+void InsidePicturesTest::aLayerWithoutFiltersSaysWhy() {
     FilterTiles tiles;
     show_at(&tiles, {1000, 500});
     tiles.set_filters(filter_set(FilterSet::Kind::kernels, 4, 1, 3, 3, random_values(36, 12)));
@@ -347,7 +347,7 @@ void InsidePicturesTest::a_layer_without_filters_says_why() {
              QString("conv1's weights do not match their shape (35 values for 4x1x3x3), so they are not drawn."));
 }
 
-void InsidePicturesTest::each_activation_map_is_scaled_to_its_own_range() {
+void InsidePicturesTest::eachActivationMapIsScaledToItsOwnRange() {
     const int channels = 12, side = 14;
     // Each channel its own spread, so one range for all would be wrong for most.
     std::vector<float> values;
@@ -390,7 +390,7 @@ void InsidePicturesTest::each_activation_map_is_scaled_to_its_own_range() {
     QCOMPARE(maps.label_of(1), QString("ch 1  1.00 \u2013 9.00"));
 }
 
-void InsidePicturesTest::small_maps_are_enlarged_to_a_readable_size() {
+void InsidePicturesTest::smallMapsAreEnlargedToAReadableSize() {
     ActivationMaps maps;
     show_at(&maps, {1000, 500});
     maps.set_activations(activation_set(4, 7, 7, random_values(4 * 49, 30)));
@@ -405,7 +405,7 @@ void InsidePicturesTest::small_maps_are_enlarged_to_a_readable_size() {
     QVERIFY(maps.map_rect(0).width() >= 56);
 }
 
-void InsidePicturesTest::a_flat_layer_is_one_strip_of_cells_with_its_values() {
+void InsidePicturesTest::aFlatLayerIsOneStripOfCellsWithItsValues() {
     const std::vector<float> values = {-1.5f, 0.25f, 3.0f, 0.0f, 1.0f, 2.0f, -0.5f, 0.75f, 4.5f, 0.1f};
     ActivationMaps maps;
     auto set = activation_set(10, 1, 1, values);
@@ -430,7 +430,7 @@ void InsidePicturesTest::a_flat_layer_is_one_strip_of_cells_with_its_values() {
     QVERIFY(maps.map_rect(511).right() < maps.canvas()->width());
 }
 
-void InsidePicturesTest::activation_maps_flow_to_the_width() {
+void InsidePicturesTest::activationMapsFlowToTheWidth() {
     ActivationMaps maps;
     maps.set_activations(activation_set(32, 14, 14, random_values(32 * 196, 40)));
     show_at(&maps, {1000, 500});
@@ -447,7 +447,7 @@ void InsidePicturesTest::activation_maps_flow_to_the_width() {
     QVERIFY(maps.map_rect(0).isEmpty());
 }
 
-void InsidePicturesTest::pictures_to_look_at() {
+void InsidePicturesTest::picturesToLookAt() {
     if (qEnvironmentVariableIsEmpty("BPS_SCREENSHOT_DIR")) QSKIP("BPS_SCREENSHOT_DIR is not set");
     for (const QSize size : {QSize(1000, 500), QSize(1600, 800)}) {
         const QString suffix = size.width() == 1000 ? "" : "-wide";

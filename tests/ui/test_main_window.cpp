@@ -7,7 +7,7 @@
 #include <QTest>
 
 #include "app/gui/startup_facts.h"
-#include "engine/session/build_info.h"
+#include "engine/base/build_info.h"
 #include "ui/devices/device_list_model.h"
 #include "ui/devices/device_panel.h"
 #include "ui/main_window/main_window.h"

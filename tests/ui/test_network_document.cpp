@@ -8,7 +8,7 @@
 #include "engine/project/network_edits.h"
 #include "engine/project/project.h"
 #include "tests/ui/graph_json.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 
 namespace {
 

@@ -36,7 +36,7 @@
 #include "engine/project/project.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/main_window/main_window.h"
 #include "ui/main_window/project_recovery.h"
 #include "ui/main_window/recent_files.h"

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/session/confusion_matrix.h"
+#include "engine/runs/confusion_matrix.h"
 #include "ui/results/class_figures_table.h"
 #include "ui/results/confused_pairs_list.h"
 #include "ui/results/confusion_matrix_view.h"
@@ -88,27 +88,27 @@ bool near(QRgb pixel, const QColor& colour) {
 class ResultsTablesTest : public QObject {
     Q_OBJECT
 private slots:
-    void matrix_cells_are_named_in_the_learners_words();
-    void hovering_a_cell_shows_its_name();
-    void proportions_show_the_share_of_the_true_class();
-    void clicking_a_cell_selects_it_and_says_which();
-    void clicking_a_class_name_asks_for_its_images();
-    void the_arrow_keys_walk_the_cells();
-    void the_matrix_fits_its_sizes_and_two_classes();
-    void an_empty_matrix_says_there_is_nothing_to_show();
-    void the_matrix_exports_a_picture_and_its_counts();
-    void an_export_to_a_missing_folder_names_the_file();
-    void the_table_shows_each_class_figures_and_the_accuracy();
-    void the_table_sorts_by_numbers_not_text();
-    void a_click_on_a_sorted_row_names_its_class();
-    void the_table_exports_its_figures();
-    void the_pairs_are_the_largest_confusions_in_order();
-    void clicking_a_pair_names_its_cell();
-    void no_confusions_says_so();
-    void the_pairs_export_as_csv();
+    void matrixCellsAreNamedInTheLearnersWords();
+    void hoveringACellShowsItsName();
+    void proportionsShowTheShareOfTheTrueClass();
+    void clickingACellSelectsItAndSaysWhich();
+    void clickingAClassNameAsksForItsImages();
+    void theArrowKeysWalkTheCells();
+    void theMatrixFitsItsSizesAndTwoClasses();
+    void anEmptyMatrixSaysThereIsNothingToShow();
+    void theMatrixExportsAPictureAndItsCounts();
+    void anExportToAMissingFolderNamesTheFile();
+    void theTableShowsEachClassFiguresAndTheAccuracy();
+    void theTableSortsByNumbersNotText();
+    void aClickOnASortedRowNamesItsClass();
+    void theTableExportsItsFigures();
+    void thePairsAreTheLargestConfusionsInOrder();
+    void clickingAPairNamesItsCell();
+    void noConfusionsSaysSo();
+    void thePairsExportAsCsv();
 };
 
-void ResultsTablesTest::matrix_cells_are_named_in_the_learners_words() {
+void ResultsTablesTest::matrixCellsAreNamedInTheLearnersWords() {
     ConfusionMatrixView view;
     view.set_matrix(matrix_of(counts_by_row), fashion_names);
     QCOMPARE(view.cell_text(6, 0), QStringLiteral("Shirt taken for T-shirt/top: 112 of 1,000"));
@@ -126,7 +126,7 @@ void ResultsTablesTest::matrix_cells_are_named_in_the_learners_words() {
     QCOMPARE(two.cell_text(1, 0), QStringLiteral("dog taken for cat: 5 of 2,005"));
 }
 
-void ResultsTablesTest::hovering_a_cell_shows_its_name() {
+void ResultsTablesTest::hoveringACellShowsItsName() {
     ConfusionMatrixView view;
     view.set_matrix(matrix_of(counts_by_row), fashion_names);
     view.resize(520, 460);
@@ -143,7 +143,7 @@ void ResultsTablesTest::hovering_a_cell_shows_its_name() {
     QToolTip::hideText();
 }
 
-void ResultsTablesTest::proportions_show_the_share_of_the_true_class() {
+void ResultsTablesTest::proportionsShowTheShareOfTheTrueClass() {
     ConfusionMatrixView view;
     view.set_matrix(matrix_of(counts_by_row), fashion_names);
     view.set_scale(ConfusionMatrixView::Scale::proportions);
@@ -159,7 +159,7 @@ void ResultsTablesTest::proportions_show_the_share_of_the_true_class() {
     QCOMPARE(view.cell_value_text(6, 0), QStringLiteral("112"));
 }
 
-void ResultsTablesTest::clicking_a_cell_selects_it_and_says_which() {
+void ResultsTablesTest::clickingACellSelectsItAndSaysWhich() {
     ConfusionMatrixView view;
     view.set_matrix(matrix_of(counts_by_row), fashion_names);
     view.resize(520, 460);
@@ -190,7 +190,7 @@ void ResultsTablesTest::clicking_a_cell_selects_it_and_says_which() {
     QCOMPARE(view.selected_cell(), std::nullopt);
 }
 
-void ResultsTablesTest::clicking_a_class_name_asks_for_its_images() {
+void ResultsTablesTest::clickingAClassNameAsksForItsImages() {
     ConfusionMatrixView view;
     view.set_matrix(matrix_of(counts_by_row), fashion_names);
     view.resize(520, 460);
@@ -209,7 +209,7 @@ void ResultsTablesTest::clicking_a_class_name_asks_for_its_images() {
     QCOMPARE(view.selected_cell(), std::nullopt);
 }
 
-void ResultsTablesTest::the_arrow_keys_walk_the_cells() {
+void ResultsTablesTest::theArrowKeysWalkTheCells() {
     ConfusionMatrixView view;
     view.set_matrix(matrix_of(counts_by_row), fashion_names);
     view.resize(520, 460);
@@ -235,7 +235,7 @@ void ResultsTablesTest::the_arrow_keys_walk_the_cells() {
     QCOMPARE(cells.takeLast(), (QList<QVariant>{9, 9}));
 }
 
-void ResultsTablesTest::the_matrix_fits_its_sizes_and_two_classes() {
+void ResultsTablesTest::theMatrixFitsItsSizesAndTwoClasses() {
     ConfusionMatrixView view;
     QVERIFY(view.minimumSizeHint().width() >= 300 && view.minimumSizeHint().width() <= 340);
     QVERIFY(view.minimumSizeHint().height() >= 260 && view.minimumSizeHint().height() <= 300);
@@ -276,7 +276,7 @@ void ResultsTablesTest::the_matrix_fits_its_sizes_and_two_classes() {
     QVERIFY(std::abs(both.center().x() - view.width() / 2) < view.width() / 5);
 }
 
-void ResultsTablesTest::an_empty_matrix_says_there_is_nothing_to_show() {
+void ResultsTablesTest::anEmptyMatrixSaysThereIsNothingToShow() {
     ConfusionMatrixView view;
     view.resize(520, 460);
     view.set_matrix(session::ConfusionMatrix{}, {});
@@ -293,7 +293,7 @@ void ResultsTablesTest::an_empty_matrix_says_there_is_nothing_to_show() {
     QVERIFY(marked > 0);
 }
 
-void ResultsTablesTest::the_matrix_exports_a_picture_and_its_counts() {
+void ResultsTablesTest::theMatrixExportsAPictureAndItsCounts() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     ConfusionMatrixView view;
@@ -353,7 +353,7 @@ void ResultsTablesTest::the_matrix_exports_a_picture_and_its_counts() {
     QCOMPARE(totals[11].toULongLong(), std::size_t{9120});
 }
 
-void ResultsTablesTest::an_export_to_a_missing_folder_names_the_file() {
+void ResultsTablesTest::anExportToAMissingFolderNamesTheFile() {
     QTemporaryDir dir;
     ConfusionMatrixView view;
     view.set_matrix(matrix_of(counts_by_row), fashion_names);
@@ -368,7 +368,7 @@ void ResultsTablesTest::an_export_to_a_missing_folder_names_the_file() {
     QVERIFY2(error.contains("matrix.csv"), qPrintable(error));
 }
 
-void ResultsTablesTest::the_table_shows_each_class_figures_and_the_accuracy() {
+void ResultsTablesTest::theTableShowsEachClassFiguresAndTheAccuracy() {
     ClassFiguresTable table;
     table.set_matrix(matrix_of(counts_by_row), fashion_names);
     QCOMPARE(table.accuracy_text(), QStringLiteral("Accuracy 86.1% on 9,120 images — chance with 10 classes: 10.0%"));
@@ -403,7 +403,7 @@ void ResultsTablesTest::the_table_shows_each_class_figures_and_the_accuracy() {
     QCOMPARE(table.accuracy_text(), QStringLiteral("No evaluation to show"));
 }
 
-void ResultsTablesTest::the_table_sorts_by_numbers_not_text() {
+void ResultsTablesTest::theTableSortsByNumbersNotText() {
     ClassFiguresTable table;
     table.set_matrix(matrix_of(counts_by_row), fashion_names);
     table.resize(480, 420);
@@ -452,7 +452,7 @@ void ResultsTablesTest::the_table_sorts_by_numbers_not_text() {
     QCOMPARE(shown_classes(), class_order_by([](int c) { return c; }));
 }
 
-void ResultsTablesTest::a_click_on_a_sorted_row_names_its_class() {
+void ResultsTablesTest::aClickOnASortedRowNamesItsClass() {
     ClassFiguresTable table;
     table.set_matrix(matrix_of(counts_by_row), fashion_names);
     table.resize(480, 420);
@@ -470,7 +470,7 @@ void ResultsTablesTest::a_click_on_a_sorted_row_names_its_class() {
     }
 }
 
-void ResultsTablesTest::the_table_exports_its_figures() {
+void ResultsTablesTest::theTableExportsItsFigures() {
     QTemporaryDir dir;
     ClassFiguresTable table;
     table.set_matrix(matrix_of(counts_by_row), fashion_names);
@@ -504,7 +504,7 @@ void ResultsTablesTest::the_table_exports_its_figures() {
     QCOMPARE(QImage(png).size(), QSize(480, 420));
 }
 
-void ResultsTablesTest::the_pairs_are_the_largest_confusions_in_order() {
+void ResultsTablesTest::thePairsAreTheLargestConfusionsInOrder() {
     ConfusedPairsList pairs;
     pairs.set_matrix(matrix_of(counts_by_row), fashion_names);
     // Worked out here: every off-diagonal cell with a sample, largest first, ties in row-major order.
@@ -537,7 +537,7 @@ void ResultsTablesTest::the_pairs_are_the_largest_confusions_in_order() {
     QCOMPARE(list->item(4)->text(), QStringLiteral("Shirt → Dress   58 (5.8%)"));
 }
 
-void ResultsTablesTest::clicking_a_pair_names_its_cell() {
+void ResultsTablesTest::clickingAPairNamesItsCell() {
     ConfusedPairsList pairs;
     pairs.set_matrix(matrix_of(counts_by_row), fashion_names);
     pairs.resize(360, 300);
@@ -559,7 +559,7 @@ void ResultsTablesTest::clicking_a_pair_names_its_cell() {
     QCOMPARE(clicked.count(), 0);
 }
 
-void ResultsTablesTest::no_confusions_says_so() {
+void ResultsTablesTest::noConfusionsSaysSo() {
     ConfusedPairsList pairs;
     pairs.set_matrix(matrix_of({{5, 0, 0}, {0, 7, 0}, {0, 0, 2}}), {"cat", "dog", "bird"});
     QVERIFY(pairs.showing_empty_text());
@@ -570,7 +570,7 @@ void ResultsTablesTest::no_confusions_says_so() {
     QCOMPARE(pairs.list()->item(0)->text(), QStringLiteral("cat → dog   1 (16.7%)"));
 }
 
-void ResultsTablesTest::the_pairs_export_as_csv() {
+void ResultsTablesTest::thePairsExportAsCsv() {
     QTemporaryDir dir;
     ConfusedPairsList pairs;
     pairs.set_matrix(matrix_of(counts_by_row), fashion_names);

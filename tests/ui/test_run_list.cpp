@@ -21,9 +21,9 @@
 #include <fstream>
 #include <memory>
 
-#include "engine/session/number_text.h"
-#include "engine/session/run_record.h"
-#include "engine/session/saved_weights.h"
+#include "engine/base/number_text.h"
+#include "engine/runs/run_record.h"
+#include "engine/runs/saved_weights.h"
 #include "ui/dashboard/run_list.h"
 
 using bps::ui::RunList;
@@ -91,25 +91,25 @@ QByteArray bytes_of(const QString& file) {
 class RunListTest : public QObject {
     Q_OBJECT
 private slots:
-    void show_folder_lists_runs_oldest_first_with_their_figures();
-    void ticking_and_unticking_announce_the_ticked_runs();
-    void colours_differ_and_stay_when_a_run_is_removed();
-    void renaming_through_the_api_and_the_item_changes_the_receipt();
-    void an_empty_name_is_refused();
-    void remove_asks_first_and_deletes_the_folder();
-    void the_active_run_cannot_be_removed();
-    void export_copies_the_weights_and_asks_before_replacing();
-    void a_run_without_weights_cannot_be_exported();
-    void no_export_replaces_a_runs_files_or_the_project_file();
-    void a_damaged_run_is_named_under_the_list();
-    void add_run_and_update_run_refresh_the_row();
-    void the_delete_key_deletes_the_selected_run();
-    void exporting_for_pytorch_writes_a_script_that_runs_with_the_weights_beside_it();
-    void exporting_for_keras_asks_before_replacing_and_a_failed_write_replaces_nothing();
-    void continue_training_is_offered_only_for_a_run_with_a_checkpoint();
+    void showFolderListsRunsOldestFirstWithTheirFigures();
+    void tickingAndUntickingAnnounceTheTickedRuns();
+    void coloursDifferAndStayWhenARunIsRemoved();
+    void renamingThroughTheApiAndTheItemChangesTheReceipt();
+    void anEmptyNameIsRefused();
+    void removeAsksFirstAndDeletesTheFolder();
+    void theActiveRunCannotBeRemoved();
+    void exportCopiesTheWeightsAndAsksBeforeReplacing();
+    void aRunWithoutWeightsCannotBeExported();
+    void noExportReplacesARunsFilesOrTheProjectFile();
+    void aDamagedRunIsNamedUnderTheList();
+    void addRunAndUpdateRunRefreshTheRow();
+    void theDeleteKeyDeletesTheSelectedRun();
+    void exportingForPytorchWritesAScriptThatRunsWithTheWeightsBesideIt();
+    void exportingForKerasAsksBeforeReplacingAndAFailedWriteReplacesNothing();
+    void continueTrainingIsOfferedOnlyForARunWithACheckpoint();
 };
 
-void RunListTest::show_folder_lists_runs_oldest_first_with_their_figures() {
+void RunListTest::showFolderListsRunsOldestFirstWithTheirFigures() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto later = write_run(runs, "2026-11-23T19:10:00", "Adam", 0.876);
@@ -139,7 +139,7 @@ void RunListTest::show_folder_lists_runs_oldest_first_with_their_figures() {
     QVERIFY(list.run("nope") == nullptr);
 }
 
-void RunListTest::ticking_and_unticking_announce_the_ticked_runs() {
+void RunListTest::tickingAndUntickingAnnounceTheTickedRuns() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto a = write_run(runs, "2026-11-23T18:00:00", "a", 0.5);
@@ -170,7 +170,7 @@ void RunListTest::ticking_and_unticking_announce_the_ticked_runs() {
     QCOMPARE(list.ticked_runs(), QStringList({id_of(a), id_of(b)}));
 }
 
-void RunListTest::colours_differ_and_stay_when_a_run_is_removed() {
+void RunListTest::coloursDifferAndStayWhenARunIsRemoved() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto a = write_run(runs, "2026-11-23T18:00:00", "a", 0.5);
@@ -203,7 +203,7 @@ void RunListTest::colours_differ_and_stay_when_a_run_is_removed() {
     QCOMPARE(list.colour_of(id_of(c)), colour_c);
 }
 
-void RunListTest::renaming_through_the_api_and_the_item_changes_the_receipt() {
+void RunListTest::renamingThroughTheApiAndTheItemChangesTheReceipt() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto record = write_run(runs, "2026-11-23T18:00:00", "Run 1", 0.5);
@@ -228,7 +228,7 @@ void RunListTest::renaming_through_the_api_and_the_item_changes_the_receipt() {
     QCOMPARE(ticked.count(), 0);  // a rename is not a tick
 }
 
-void RunListTest::an_empty_name_is_refused() {
+void RunListTest::anEmptyNameIsRefused() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto record = write_run(runs, "2026-11-23T18:00:00", "Run 1", 0.5);
@@ -242,7 +242,7 @@ void RunListTest::an_empty_name_is_refused() {
     QVERIFY(problems.at(0).at(0).toString().contains("needs a name"));
 }
 
-void RunListTest::remove_asks_first_and_deletes_the_folder() {
+void RunListTest::removeAsksFirstAndDeletesTheFolder() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto keep = write_run(runs, "2026-11-23T18:00:00", "keep", 0.5);
@@ -287,7 +287,7 @@ void RunListTest::remove_asks_first_and_deletes_the_folder() {
     QVERIFY(list.run_ids().isEmpty());
 }
 
-void RunListTest::the_active_run_cannot_be_removed() {
+void RunListTest::theActiveRunCannotBeRemoved() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto record = write_run(runs, "2026-11-23T18:00:00", "Training now", 0.5);
@@ -322,7 +322,7 @@ void RunListTest::the_active_run_cannot_be_removed() {
     QVERIFY(!fs::exists(record.folder));
 }
 
-void RunListTest::export_copies_the_weights_and_asks_before_replacing() {
+void RunListTest::exportCopiesTheWeightsAndAsksBeforeReplacing() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto record = write_run(runs, "2026-11-23T18:00:00", "Run 1", 0.5, true);
@@ -364,7 +364,7 @@ void RunListTest::export_copies_the_weights_and_asks_before_replacing() {
     QCOMPARE(bytes_of(second), original);
 }
 
-void RunListTest::no_export_replaces_a_runs_files_or_the_project_file() {
+void RunListTest::noExportReplacesARunsFilesOrTheProjectFile() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto first = write_run(runs, "2026-11-23T18:00:00", "Run 1", 0.5, true);
@@ -408,7 +408,7 @@ void RunListTest::no_export_replaces_a_runs_files_or_the_project_file() {
     QVERIFY(!QFileInfo::exists(script_over_other));
 }
 
-void RunListTest::a_run_without_weights_cannot_be_exported() {
+void RunListTest::aRunWithoutWeightsCannotBeExported() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto record = write_run(runs, "2026-11-23T18:00:00", "No weights", 0.5);
@@ -431,7 +431,7 @@ void RunListTest::a_run_without_weights_cannot_be_exported() {
     delete menu;
 }
 
-void RunListTest::a_damaged_run_is_named_under_the_list() {
+void RunListTest::aDamagedRunIsNamedUnderTheList() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     write_run(runs, "2026-11-23T18:00:00", "fine", 0.5);
@@ -448,7 +448,7 @@ void RunListTest::a_damaged_run_is_named_under_the_list() {
     QVERIFY(list.problems_label()->text().contains("receipt.json"));
 }
 
-void RunListTest::add_run_and_update_run_refresh_the_row() {
+void RunListTest::addRunAndUpdateRunRefreshTheRow() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto old = write_run(runs, "2026-11-23T18:00:00", "old", 0.5);
@@ -486,7 +486,7 @@ void RunListTest::add_run_and_update_run_refresh_the_row() {
     QCOMPARE(list.run_ids().size(), 2);
 }
 
-void RunListTest::the_delete_key_deletes_the_selected_run() {
+void RunListTest::theDeleteKeyDeletesTheSelectedRun() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "cnn.runs";
     const auto record = write_run(runs, "2026-11-23T18:00:00", "Run 1", 0.5);
@@ -508,7 +508,7 @@ void RunListTest::the_delete_key_deletes_the_selected_run() {
     QVERIFY(list.run_ids().isEmpty());
 }
 
-void RunListTest::exporting_for_pytorch_writes_a_script_that_runs_with_the_weights_beside_it() {
+void RunListTest::exportingForPytorchWritesAScriptThatRunsWithTheWeightsBesideIt() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "runs";
     const auto record = write_trained_run(runs, "Run 1");
@@ -548,7 +548,7 @@ void RunListTest::exporting_for_pytorch_writes_a_script_that_runs_with_the_weigh
     QVERIFY(std::abs(sum - 1.0) < 1e-5);
 }
 
-void RunListTest::exporting_for_keras_asks_before_replacing_and_a_failed_write_replaces_nothing() {
+void RunListTest::exportingForKerasAsksBeforeReplacingAndAFailedWriteReplacesNothing() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "runs";
     const auto record = write_trained_run(runs, "Run 1");
@@ -583,7 +583,7 @@ void RunListTest::exporting_for_keras_asks_before_replacing_and_a_failed_write_r
     QVERIFY(QFileInfo(dir.filePath("taken.py")).isDir());
 }
 
-void RunListTest::continue_training_is_offered_only_for_a_run_with_a_checkpoint() {
+void RunListTest::continueTrainingIsOfferedOnlyForARunWithACheckpoint() {
     QTemporaryDir dir;
     const fs::path runs = path_of(dir) / "runs";
     const auto plain = write_run(runs, "2026-11-23T18:00:00", "plain", 0.5, true);

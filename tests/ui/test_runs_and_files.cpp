@@ -18,7 +18,7 @@
 #include <memory>
 
 #include "app/gui/training_controller.h"
-#include "engine/session/run_record.h"
+#include "engine/runs/run_record.h"
 #include "tests/support/two_class_images.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/dashboard/run_list.h"
@@ -27,7 +27,7 @@
 #include "ui/dashboard/training_curves.h"
 #include "ui/dashboard/training_dashboard.h"
 #include "ui/dialog_folder.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/main_window/main_window.h"
 #include "ui/main_window/unsaved_runs_dialog.h"
 #include "ui/results/results_panel.h"

@@ -26,7 +26,7 @@
 #include "datasets/catalogue.h"
 #include "engine/project/project.h"
 #include "ui/course/course_panel.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/editor/palette_dock.h"
 #include "ui/main_window/main_window.h"
 #include "ui/main_window/recent_files.h"

@@ -23,7 +23,7 @@
 #include "engine/device/device_description.h"
 #include "engine/project/project.h"
 #include "ui/dashboard/train_panel.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 
 using bps::ui::NetworkDocument;
 using bps::ui::TrainPanel;

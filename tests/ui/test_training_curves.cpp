@@ -17,7 +17,7 @@
 #include <random>
 #include <vector>
 
-#include "engine/session/run_record.h"
+#include "engine/runs/run_record.h"
 #include "ui/dashboard/curve_smoothing.h"
 #include "ui/dashboard/training_curves.h"
 

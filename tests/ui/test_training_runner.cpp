@@ -180,7 +180,7 @@ private slots:
         const test::OwnCacheRoot cache;  // and PoCL's cache beside it, which the run clears
         QVERIFY(cache.isValid());
         const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
-        const cl::DeviceInfo& device = devices.at(cl::select_device(devices, cl::device_request(std::nullopt)));
+        const cl::DeviceInfo& device = devices.at(cl::select_device(devices, device::device_request(std::nullopt)));
         const std::filesystem::path dead =
             cl::DeviceUseMark::mark_path(cache.path().toStdString(), device, 2147483000);  // no process has it
         std::filesystem::create_directories(dead.parent_path());

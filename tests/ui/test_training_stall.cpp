@@ -28,7 +28,7 @@
 #include "ui/dashboard/train_panel.h"
 #include "ui/dashboard/training_curves.h"
 #include "ui/dashboard/training_dashboard.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/main_window/main_window.h"
 #include "ui/results/probability_bars.h"
 #include "ui/results/results_panel.h"

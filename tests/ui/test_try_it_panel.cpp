@@ -73,7 +73,7 @@ class TryItPanelTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void a_stroke_inks_its_path_in_logical_pixels() {
+    void aStrokeInksItsPathInLogicalPixels() {
         // Wider than tall: the 300x300 square sits 60 pixels from the left edge.
         DrawingCanvas canvas;
         canvas.resize(420, 300);
@@ -110,7 +110,7 @@ private slots:
         QCOMPARE(ink_at(small, 14, 4), 0);
     }
 
-    void drawing_changed_comes_once_per_stroke_and_never_while_the_pen_moves() {
+    void drawingChangedComesOncePerStrokeAndNeverWhileThePenMoves() {
         DrawingCanvas canvas;
         canvas.resize(280, 280);
         canvas.show();
@@ -137,7 +137,7 @@ private slots:
         QCOMPARE(changed.count(), 2);
     }
 
-    void undo_removes_exactly_the_last_stroke_and_clear_empties() {
+    void undoRemovesExactlyTheLastStrokeAndClearEmpties() {
         DrawingCanvas canvas;
         canvas.resize(560, 560);
         canvas.show();
@@ -167,7 +167,7 @@ private slots:
         QCOMPARE(changed.count(), 2);
     }
 
-    void ctrl_z_on_the_canvas_undoes_a_stroke_not_the_windows_undo() {
+    void ctrlZOnTheCanvasUndoesAStrokeNotTheWindowsUndo() {
         // The window's Edit > Undo (the network editor's) has Ctrl+Z everywhere in the window.
         QWidget window;
         QAction editor_undo(&window);
@@ -188,7 +188,7 @@ private slots:
         QCOMPARE(editor_undos.count(), 0);
     }
 
-    void the_panel_forwards_each_drawing_with_its_centring() {
+    void thePanelForwardsEachDrawingWithItsCentring() {
         TryItPanel panel;
         panel.set_input(1, 28, 28, fashion_classes);
         panel.resize(1100, 600);
@@ -230,7 +230,7 @@ private slots:
         QCOMPARE(panel.canvas()->pen_width(), 30);
     }
 
-    void drawing_is_offered_for_one_channel_only() {
+    void drawingIsOfferedForOneChannelOnly() {
         TryItPanel panel;
         panel.set_input(1, 28, 28, fashion_classes);
         QVERIFY(panel.drawing_offered());
@@ -248,7 +248,7 @@ private slots:
                          "image instead."));
     }
 
-    void ctrl_v_pastes_the_clipboards_image() {
+    void ctrlVPastesTheClipboardsImage() {
         TryItPanel panel;
         panel.set_input(1, 28, 28, fashion_classes);
         panel.resize(1100, 600);
@@ -275,7 +275,7 @@ private slots:
                  QString("The clipboard holds no image: copy an image, or an image file, first."));
     }
 
-    void dropping_a_file_chooses_it_and_open_asks_for_one() {
+    void droppingAFileChoosesItAndOpenAsksForOne() {
         TryItPanel panel;
         QTemporaryDir dir;
         const QString path = dir.filePath("shirt.png");
@@ -314,7 +314,7 @@ private slots:
         QCOMPARE(random.count(), 1);
     }
 
-    void the_run_chooser_signals_only_the_learners_choice() {
+    void theRunChooserSignalsOnlyTheLearnersChoice() {
         TryItPanel panel;
         QSignalSpy chosen(&panel, &TryItPanel::runChosen);
         panel.set_runs({"2026-11-26T10-00-00", "2026-11-26T11-00-00"}, {"Run 1", "Run 2"}, "2026-11-26T11-00-00");
@@ -335,7 +335,7 @@ private slots:
         QVERIFY(panel.status_label()->styleSheet().isEmpty());
     }
 
-    void a_prediction_shows_what_the_network_received_and_said() {
+    void aPredictionShowsWhatTheNetworkReceivedAndSaid() {
         TryItPanel panel;
         panel.set_input(1, 28, 28, fashion_classes);
         QVERIFY(!panel.save_button()->isEnabled());
@@ -376,7 +376,7 @@ private slots:
         QVERIFY(!panel.save_button()->isEnabled());
     }
 
-    void the_received_image_is_saved_as_the_network_received_it() {
+    void theReceivedImageIsSavedAsTheNetworkReceivedIt() {
         QTemporaryDir dir;
         TryItPanel panel;
         panel.set_input(1, 28, 28, fashion_classes);

@@ -21,6 +21,7 @@
 #include "app/gui/kernel_warm_up.h"
 #include "app/gui/training_runner.h"
 #include "engine/cl/fault_injection.h"
+#include "engine/session/devices.h"
 #include "kernels/embedded_kernels.h"
 #include "tests/support/two_class_images.h"
 #include "tests/ui/own_cache_root.h"

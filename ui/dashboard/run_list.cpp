@@ -21,10 +21,11 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "engine/io/same_file.h"
-#include "engine/session/code_export.h"
-#include "engine/session/number_text.h"
-#include "engine/session/saved_weights.h"
+#include "engine/base/number_text.h"
+#include "engine/base/same_file.h"
+#include "engine/runs/code_export.h"
+#include "engine/runs/saved_weights.h"
+#include "ui/charts/run_palette.h"
 #include "ui/dashboard/hideable_columns.h"
 #include "ui/dashboard/run_receipt_text.h"
 #include "ui/dialog_folder.h"
@@ -78,14 +79,6 @@ QString suggested_file_name(const session::RunRecord& record) {
 }
 
 }  // namespace
-
-QColor RunList::palette_colour(int index) {
-    static const QColor colours[palette_size] = {
-        QColor(0x4E, 0x79, 0xA7), QColor(0xF2, 0x8E, 0x2B), QColor(0xE1, 0x57, 0x59), QColor(0x76, 0xB7, 0xB2),
-        QColor(0x59, 0xA1, 0x4F), QColor(0xED, 0xC9, 0x48), QColor(0xB0, 0x7A, 0xA1), QColor(0xFF, 0x9D, 0xA7),
-        QColor(0x9C, 0x75, 0x5F), QColor(0xBA, 0xB0, 0xAC)};
-    return colours[((index % palette_size) + palette_size) % palette_size];
-}
 
 RunList::RunList(QWidget* parent) : QWidget(parent) {
     confirm = [this](const QString& question) {

@@ -2,7 +2,7 @@
 // The runs of the open project (the folders of session::list_runs), one row each: a tick to
 // overlay the run's curves, its colour on the plots, its name (renamed in place), when it started,
 // how it ended and its figures. Renaming, deleting and exporting weights happen here on disk
-// through engine/session/run_record.h; the window listens to tickedRunsChanged to redraw the
+// through engine/runs/run_record.h; the window listens to tickedRunsChanged to redraw the
 // curves and to problem for its status bar.
 //
 // A run keeps its colour for the whole session, whatever else is ticked, added or deleted, so a
@@ -16,7 +16,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine/session/run_record.h"
+#include "engine/runs/run_record.h"
 
 class QLabel;
 class QMenu;
@@ -47,10 +47,6 @@ public:
         planned_epochs_column,
         column_count
     };
-    // Tableau 10: ten colours told apart on white and by most colour-blind eyes.
-    static constexpr int palette_size = 10;
-    static QColor palette_colour(int index);
-
     explicit RunList(QWidget* parent = nullptr);
 
     // Reads the runs in `runs_folder` (oldest first); runs that cannot be read are named in a small

@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <QStringList>
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 
 namespace bps::ui {
 

@@ -4,7 +4,7 @@
 // tooltip, so that two runs can be told apart without opening their folders.
 #include <QString>
 
-#include "engine/session/run_record.h"
+#include "engine/runs/run_record.h"
 
 namespace bps::ui {
 

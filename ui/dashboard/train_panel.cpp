@@ -24,10 +24,10 @@
 #include <utility>
 
 #include "engine/project/project.h"
-#include "ui/editor/edit_gesture.h"
+#include "ui/document/edit_gesture.h"
+#include "ui/document/network_document.h"
+#include "ui/document/quiet_setters.h"
 #include "ui/editor/fit_width_scroll_area.h"
-#include "ui/editor/network_document.h"
-#include "ui/editor/quiet_setters.h"
 
 namespace bps::ui {
 

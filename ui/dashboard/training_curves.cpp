@@ -21,9 +21,9 @@
 #include <cmath>
 #include <string>
 
+#include "ui/charts/legend_row.h"
 #include "ui/dashboard/curve_smoothing.h"
 #include "ui/dialog_folder.h"
-#include "ui/legend_row.h"
 
 namespace bps::ui {
 

@@ -18,7 +18,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/session/run_record.h"
+#include "engine/runs/run_record.h"
 
 class QCustomPlot;
 class QCPGraph;

@@ -7,7 +7,7 @@
 #include <QWidget>
 #include <filesystem>
 
-#include "engine/session/run_record.h"
+#include "engine/runs/run_record.h"
 
 class QSplitter;
 

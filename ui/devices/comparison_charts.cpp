@@ -10,8 +10,8 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/dashboard/run_list.h"
-#include "ui/legend_row.h"
+#include "ui/charts/legend_row.h"
+#include "ui/charts/run_palette.h"
 
 namespace bps::ui {
 
@@ -59,7 +59,7 @@ QString wrapped(const QString& label) {
 
 // Bars of one series in a chart of several: side by side, in this series' colour.
 QColor series_colour(int series, int count) {
-    return count == 1 ? RunList::palette_colour(0) : RunList::palette_colour(series);
+    return count == 1 ? palette_colour(0) : palette_colour(series);
 }
 
 }  // namespace
@@ -263,7 +263,7 @@ void ComparisonCharts::show_losses(const std::vector<bench::DeviceComparison>& d
         // In lines, as under the bars: one long device name is wider than the chart at 1280 px.
         graph->setName(wrapped(device_label(devices[d].device)));
         // Later devices dashed, so curves that lie on top of each other stay visible as such.
-        graph->setPen(QPen(RunList::palette_colour(static_cast<int>(d)), 2, d == 0 ? Qt::SolidLine : Qt::DashLine));
+        graph->setPen(QPen(palette_colour(static_cast<int>(d)), 2, d == 0 ? Qt::SolidLine : Qt::DashLine));
         for (std::size_t i = 0; i < losses.size(); ++i) {
             if (!std::isfinite(losses[i])) continue;
             graph->addData(static_cast<double>(i + 1), losses[i]);

@@ -7,7 +7,7 @@
 #include <array>
 #include <vector>
 
-#include "engine/bench/device_comparison.h"
+#include "engine/compare/device_comparison.h"
 
 class QCustomPlot;
 class QLabel;

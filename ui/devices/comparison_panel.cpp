@@ -20,7 +20,7 @@
 #include <cmath>
 #include <optional>
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 #include "ui/devices/comparison_charts.h"
 #include "ui/dialog_folder.h"
 

@@ -13,7 +13,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine/bench/comparison_history.h"
+#include "engine/compare/comparison_history.h"
 #include "engine/device/device_description.h"
 #include "engine/device/self_test.h"
 

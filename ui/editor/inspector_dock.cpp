@@ -20,11 +20,11 @@
 #include <utility>
 
 #include "datasets/catalogue.h"
-#include "engine/session/number_text.h"
-#include "ui/editor/edit_gesture.h"
+#include "engine/base/number_text.h"
+#include "ui/document/edit_gesture.h"
+#include "ui/document/network_document.h"
+#include "ui/document/quiet_setters.h"
 #include "ui/editor/fit_width_scroll_area.h"
-#include "ui/editor/network_document.h"
-#include "ui/editor/quiet_setters.h"
 
 namespace bps::ui {
 

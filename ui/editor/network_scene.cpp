@@ -17,8 +17,8 @@
 #include <set>
 
 #include "engine/project/network_edits.h"
+#include "ui/document/network_document.h"
 #include "ui/editor/edge_item.h"
-#include "ui/editor/network_document.h"
 
 namespace bps::ui {
 

@@ -10,8 +10,8 @@
 #include <QStyleOptionGraphicsItem>
 #include <algorithm>
 
+#include "engine/base/number_text.h"
 #include "engine/project/network_edits.h"
-#include "engine/session/number_text.h"
 #include "ui/editor/edge_item.h"
 
 namespace bps::ui {

@@ -4,7 +4,7 @@
 #include <QStyle>
 #include <QTreeWidget>
 
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 
 namespace bps::ui {
 

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <string>
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
+#include "ui/document/network_document.h"
 #include "ui/editor/fit_columns.h"
-#include "ui/editor/network_document.h"
 
 namespace bps::ui {
 

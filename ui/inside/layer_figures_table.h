@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/session/inside_figures.h"
+#include "engine/runs/inside_figures.h"
 
 namespace bps::ui {
 

@@ -11,9 +11,9 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/dashboard/run_list.h"
+#include "ui/charts/legend_row.h"
+#include "ui/charts/run_palette.h"
 #include "ui/inside/short_number.h"
-#include "ui/legend_row.h"
 
 namespace bps::ui {
 
@@ -378,7 +378,7 @@ void ParameterHistograms::draw_gradient_sizes() {
         graph->setData(keys, values);
         graph->setName(layer_of(history.parameter));
         const bool chosen = history.parameter == chosen_parameter_;
-        const QColor colour = RunList::palette_colour(static_cast<int>(i));
+        const QColor colour = palette_colour(static_cast<int>(i));
         graph->setPen(QPen(colour, chosen ? chosen_size_line_width : size_line_width));
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, chosen ? 7 : 5));
         graph->addToLegend(legend);

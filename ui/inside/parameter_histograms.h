@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/session/inside_figures.h"
+#include "engine/runs/inside_figures.h"
 
 class QCustomPlot;
 class QCPAbstractPlottable;

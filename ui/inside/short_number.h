@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 
 namespace bps::ui {
 

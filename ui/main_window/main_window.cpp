@@ -26,7 +26,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "engine/session/saved_weights.h"
+#include "engine/runs/saved_weights.h"
 #include "ui/course/course_panel.h"
 #include "ui/course/exercise_dock.h"
 #include "ui/dashboard/run_list.h"
@@ -36,8 +36,8 @@
 #include "ui/devices/comparison_panel.h"
 #include "ui/devices/device_panel.h"
 #include "ui/dialog_folder.h"
+#include "ui/document/network_document.h"
 #include "ui/editor/inspector_dock.h"
-#include "ui/editor/network_document.h"
 #include "ui/editor/network_scene.h"
 #include "ui/editor/network_view.h"
 #include "ui/editor/palette_dock.h"
@@ -446,7 +446,7 @@ void MainWindow::start(const QString& file) {
     if (!last.isEmpty() && !QFileInfo::exists(last))
         statusBar()->showMessage(tr("The last project, %1, is gone.").arg(QDir::toNativeSeparators(last)),
                                  status_message_ms);
-    document_->reset(project::example_project("cnn"));  // ready to train on Fashion-MNIST
+    document_->reset(project::example_project("cnn"));                   // ready to train on Fashion-MNIST
     untitled_name_ = QString::fromStdString(document_->project().name);  // a template goes by its name
     update_title();
     offer_start_page_ = true;

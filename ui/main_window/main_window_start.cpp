@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "ui/course/course_panel.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/main_window/main_window.h"
 #include "ui/main_window/recent_files.h"
 #include "ui/start/start_page.h"

@@ -11,8 +11,8 @@
 #include "ui/course/course_panel.h"
 #include "ui/dashboard/train_panel.h"
 #include "ui/dashboard/training_dashboard.h"
+#include "ui/document/network_document.h"
 #include "ui/editor/inspector_dock.h"
-#include "ui/editor/network_document.h"
 #include "ui/editor/network_view.h"
 #include "ui/editor/palette_dock.h"
 #include "ui/inside/inside_panel.h"
@@ -85,8 +85,7 @@ void MainWindow::follow_tab(int index) {
     const QWidget* shown = panels_->widget(index);
     const bool inspecting =
         shown && (shown == results_panel_ || shown == try_it_panel_ || shown == inside_panel_ ||
-                  (course_panel_ && shown == course_panel_) ||
-                  (start_page_ && shown == start_page_));
+                  (course_panel_ && shown == course_panel_) || (start_page_ && shown == start_page_));
     if (inspecting && train_dock_->isVisible()) {
         train_dock_away_ = true;
         train_dock_->hide();

@@ -5,7 +5,7 @@
 #include <QSaveFile>
 
 #include "engine/project/project.h"
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 
 namespace bps::ui {
 

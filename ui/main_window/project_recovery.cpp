@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "ui/editor/network_document.h"
+#include "ui/document/network_document.h"
 #include "ui/main_window/project_file_io.h"
 
 namespace bps::ui {

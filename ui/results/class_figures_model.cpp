@@ -1,6 +1,6 @@
 #include "ui/results/class_figures_model.h"
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 #include "ui/results/class_figures_table.h"
 
 namespace bps::ui {

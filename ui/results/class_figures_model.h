@@ -6,7 +6,7 @@
 #include <QStringList>
 #include <vector>
 
-#include "engine/session/confusion_matrix.h"
+#include "engine/runs/confusion_matrix.h"
 
 namespace bps::ui {
 

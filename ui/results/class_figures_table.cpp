@@ -6,7 +6,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 #include "engine/session/results_tables.h"
 #include "ui/results/class_figures_model.h"
 #include "ui/results/results_export.h"

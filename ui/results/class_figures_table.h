@@ -7,7 +7,7 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "engine/session/confusion_matrix.h"
+#include "engine/runs/confusion_matrix.h"
 
 class QLabel;
 class QSortFilterProxyModel;

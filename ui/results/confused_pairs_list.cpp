@@ -7,7 +7,7 @@
 #include <QStyledItemDelegate>
 #include <QVBoxLayout>
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 #include "engine/session/results_tables.h"
 #include "ui/results/results_export.h"
 

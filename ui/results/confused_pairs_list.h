@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "engine/session/confusion_matrix.h"
+#include "engine/runs/confusion_matrix.h"
 
 class QLabel;
 class QListWidget;

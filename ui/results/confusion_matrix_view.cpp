@@ -11,7 +11,7 @@
 #include <array>
 #include <cmath>
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 #include "engine/session/results_tables.h"
 #include "ui/results/results_export.h"
 

@@ -18,7 +18,7 @@
 #include <optional>
 #include <utility>
 
-#include "engine/session/confusion_matrix.h"
+#include "engine/runs/confusion_matrix.h"
 
 class QPainter;
 

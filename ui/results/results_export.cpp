@@ -4,7 +4,7 @@
 #include <QByteArray>
 #include <QObject>
 
-#include "engine/io/same_file.h"
+#include "engine/base/same_file.h"
 #include "ui/main_window/project_file_io.h"
 
 namespace bps::ui {

@@ -21,7 +21,7 @@ struct KeptFile {
 };
 
 // False, with `error` ("FILE is WHAT: save under another name, so that it is kept"), when `path`
-// names one of `kept` (engine/io/same_file.h's rule). Checked before anything is written.
+// names one of `kept` (engine/base/same_file.h's rule). Checked before anything is written.
 bool refuse_kept(const QString& path, const std::vector<KeptFile>& kept, QString* error);
 
 // A run's own files (everything in its folder, and the evaluation it may write later), each named

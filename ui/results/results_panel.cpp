@@ -16,7 +16,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "engine/session/number_text.h"
+#include "engine/base/number_text.h"
 #include "ui/dialog_folder.h"
 #include "ui/results/class_figures_table.h"
 #include "ui/results/confused_pairs_list.h"

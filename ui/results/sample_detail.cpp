@@ -13,7 +13,7 @@
 #include <exception>
 #include <limits>
 
-#include "engine/io/picture.h"
+#include "engine/base/picture.h"
 #include "ui/results/probability_bars.h"
 #include "ui/results/received_image.h"
 #include "ui/results/results_export.h"

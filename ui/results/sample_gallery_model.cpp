@@ -76,19 +76,19 @@ QVariant SampleGalleryModel::data(const QModelIndex& index, int role) const {
             return predicted != label;
         case top_labels_role: {
             QList<int> labels;
-            for (const session::ClassProbability& top : session::top_classes(*samples_, sample, top_count))
+            for (const session::ClassScore& top : session::top_classes(*samples_, sample, top_count))
                 labels.append(top.label);
             return QVariant::fromValue(labels);
         }
         case top_probabilities_role: {
             QList<double> probabilities;
-            for (const session::ClassProbability& top : session::top_classes(*samples_, sample, top_count))
+            for (const session::ClassScore& top : session::top_classes(*samples_, sample, top_count))
                 probabilities.append(static_cast<double>(top.probability));
             return QVariant::fromValue(probabilities);
         }
         case top_texts_role: {
             QStringList texts;
-            for (const session::ClassProbability& top : session::top_classes(*samples_, sample, top_count))
+            for (const session::ClassScore& top : session::top_classes(*samples_, sample, top_count))
                 texts.append(class_name(top.label) + QLatin1Char(' ') +
                              percent_text(static_cast<double>(top.probability)));
             return texts;

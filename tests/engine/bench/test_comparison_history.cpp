@@ -7,7 +7,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "engine/bench/comparison_history.h"
+#include "engine/compare/comparison_history.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -127,6 +127,43 @@ TEST_CASE("a damaged or newer comparison history is named, and moved aside whole
     CHECK(std::string(std::istreambuf_iterator<char>(kept), {}) == "{\"name\": \"a project\"}");
     write(file, "again damaged");
     CHECK(bench::keep_damaged_history(file) == fs::path(file.string() + ".damaged-2"));
+}
+
+TEST_CASE("adding to a comparison history keeps what another program added since it was read",
+          "[bench][comparison]") {
+    test::TempDir dir("comparison-history");
+    const fs::path file = dir.path() / "comparisons.json";
+    bench::ComparisonRecord studio = two_device_record();
+    studio.project = "the studio's";
+    bench::save_comparison_history(file, {studio});
+    // The studio read one record; `backprop bench` adds one; then the studio adds its next.
+    const std::vector<bench::ComparisonRecord> read_by_studio = bench::read_comparison_history(file);
+    bench::ComparisonRecord bench_run = two_device_record();
+    bench_run.project = "reference network";
+    bench::add_to_comparison_history(file, {bench_run});
+    bench::ComparisonRecord next = two_device_record();
+    next.project = "the studio's next";
+    fs::path aside;
+    const std::vector<bench::ComparisonRecord> history = bench::add_to_comparison_history(file, {next}, &aside);
+    CHECK(read_by_studio.size() == 1);
+    CHECK(aside.empty());
+    const std::vector<bench::ComparisonRecord> on_disk = bench::read_comparison_history(file);
+    REQUIRE(on_disk.size() == 3);
+    CHECK(on_disk[0].project == "the studio's");
+    CHECK(on_disk[1].project == "reference network");
+    CHECK(on_disk[2].project == "the studio's next");
+    REQUIRE(history.size() == 3);
+    CHECK(history[1].project == "reference network");
+
+    // A damaged file is kept aside whole, and the new record starts a new history.
+    write(file, "{\"format\": \"backprop-device-comparisons\", \"version\": 1, \"compar");
+    const std::vector<bench::ComparisonRecord> fresh = bench::add_to_comparison_history(file, {next}, &aside);
+    CHECK(aside == fs::path(file.string() + ".damaged-1"));
+    REQUIRE(fresh.size() == 1);
+    CHECK(bench::read_comparison_history(file).size() == 1);
+    std::ifstream kept(aside);
+    CHECK(std::string(std::istreambuf_iterator<char>(kept), {}) ==
+          "{\"format\": \"backprop-device-comparisons\", \"version\": 1, \"compar");
 }
 
 TEST_CASE("comparisons export as CSV that Python's csv module reads", "[bench][comparison]") {

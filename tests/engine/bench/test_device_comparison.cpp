@@ -1,11 +1,14 @@
 // The studio's device comparison on the test device: the figures are measured, the loss curve is
 // the one the C++ reference trains, a stop request is honoured, and a device that cannot be
-// compared is reported while the others go on.
+// compared is reported while the others go on; a plan of networks and batch sizes (what
+// `backprop bench` asks for) runs on every device in order.
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "engine/bench/device_comparison.h"
-#include "engine/bench/reference_networks.h"
+#include "engine/bench/comparison_details.h"
+#include "engine/compare/comparison_history.h"
+#include "engine/compare/device_comparison.h"
+#include "engine/compare/reference_networks.h"
 #include "engine/model/network.h"
 #include "engine/reference/dense.h"
 #include "engine/reference/loss.h"
@@ -214,4 +217,57 @@ TEST_CASE("the loss curve's synthetic batches are fixed by the seed and cycle", 
             ++(many.labels[a] == many.labels[b] ? same_pairs : other_pairs);
         }
     CHECK(same / same_pairs < 0.8 * (other / other_pairs));
+}
+
+TEST_CASE("a plan runs every network at every batch size on each device, in order, and each becomes a record",
+          "[bench][comparison]") {
+    bench::ComparisonSetup setup = small_setup(one_dense_layer());
+    setup.devices = {99, test::test_device().index};
+    setup.plan.networks = {{"a", one_dense_layer(), ""}, {"b", one_dense_layer(), ""}};
+    setup.plan.batch_sizes = {2, 5};
+    setup.plan.steps = 2;
+    setup.plan.runs = 1;
+    setup.plan.warm_up_steps = 1;
+    setup.curve_batches = 2;
+    setup.self_test = false;
+    REQUIRE(bench::planned_runs(setup).size() == 4);
+    std::size_t done = 0;
+    std::vector<std::size_t> ended;  // each device's count of results, as it ends
+    const std::vector<bench::DeviceComparison> results = bench::compare_devices(
+        setup, {{}, [&](const bench::DeviceComparison&) { ++done; }}, nullptr,
+        {[&](const std::vector<bench::DeviceComparison>& of_device) { ended.push_back(of_device.size()); }, {}});
+    REQUIRE(results.size() == 8);
+    CHECK(done == 8);
+    CHECK(ended == std::vector<std::size_t>{4, 4});
+    const std::vector<std::pair<std::string, int>> order{{"a", 2}, {"a", 5}, {"b", 2}, {"b", 5}};
+    for (std::size_t i = 0; i < 4; ++i) {
+        INFO(i);
+        const bench::DeviceComparison& missing = results[i];
+        CHECK(std::pair(missing.network_name, missing.batch_size) == order[i]);
+        CHECK_THAT(missing.error, Catch::Contains("there is no OpenCL device 99"));
+        REQUIRE(missing.details);
+        CHECK(missing.details->device_failed);
+        const bench::DeviceComparison& ran = results[4 + i];
+        CHECK(std::pair(ran.network_name, ran.batch_size) == order[i]);
+        CHECK(ran.error.empty());
+        REQUIRE(ran.details);
+        REQUIRE(ran.details->timing);
+        CHECK(ran.details->timing->steps == 2);
+        CHECK(ran.details->timing->run_seconds.size() == 1);
+        CHECK(ran.images_per_s == ran.details->timing->images_per_s);
+        CHECK(ran.details->work.flops > 0);
+        CHECK(ran.losses.size() == 2);
+    }
+    // The same network from the same seed at the same batch size: the same curve.
+    CHECK(results[5].losses == results[7].losses);
+
+    const std::vector<bench::ComparisonRecord> records = bench::make_comparison_records(setup, results);
+    REQUIRE(records.size() == 4);
+    for (std::size_t i = 0; i < 4; ++i) {
+        CHECK(std::pair(records[i].network, records[i].batch_size) == order[i]);
+        CHECK(records[i].project == "reference network");
+        CHECK(records[i].curve_batches == 2);
+        REQUIRE(records[i].devices.size() == 2);
+        CHECK(records[i].devices[1].images_per_s == results[4 + i].images_per_s);
+    }
 }

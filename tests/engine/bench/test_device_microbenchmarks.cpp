@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "engine/bench/device_microbenchmarks.h"
-#include "engine/bench/reference_networks.h"
 #include "engine/bench/step_timing.h"
 #include "engine/bench/stopwatch.h"
+#include "engine/compare/reference_networks.h"
 #include "tests/engine/ops/op_checks.h"
 
 using namespace bps;

@@ -1,8 +1,8 @@
 // The least work of a training step, counted by hand for the reference mlp and compared.
 #include <catch2/catch.hpp>
 
-#include "engine/bench/reference_networks.h"
 #include "engine/bench/work_model.h"
+#include "engine/compare/reference_networks.h"
 #include "engine/model/graph_analysis.h"
 
 using namespace bps;

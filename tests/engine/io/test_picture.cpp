@@ -12,7 +12,7 @@
 #include <limits>
 
 #include "datasets/image_folder.h"
-#include "engine/io/picture.h"
+#include "engine/base/picture.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps;

@@ -12,7 +12,7 @@
 #include <random>
 #include <thread>
 
-#include "engine/io/atomic_file.h"
+#include "engine/base/atomic_file.h"
 #include "engine/io/weights_file.h"
 #include "tests/support/temp_dir.h"
 
@@ -594,4 +594,20 @@ TEST_CASE("HDF5's own error report never reaches the user, and the caller's sett
     CHECK(reports == 0);
     CHECK(function_after == &count_error_reports);
     CHECK(data_after == &reports);
+}
+
+TEST_CASE("saving weights probes the destination once, in save_atomically, and refuses with the same words") {
+    const test::TempDir folder("weights");
+    const std::filesystem::path file = folder.path() / "model.h5";
+    const unsigned long long before = io::destination_probes();
+    io::save_weights_file(file, sample_file());
+    CHECK(io::destination_probes() - before == 1);
+    CHECK(io::read_weights_file(file).layers.size() == sample_file().layers.size());
+
+    // The refusals come from save_atomically's check now, worded as check_weights_destination's.
+    const std::filesystem::path missing = folder.path() / "missing" / "model.h5";
+    CHECK(message_of([&] { io::save_weights_file(missing, sample_file()); }) ==
+          message_of([&] { io::check_weights_destination(missing); }));
+    CHECK(message_of([&] { io::save_weights_file(folder.path(), sample_file()); }) ==
+          message_of([&] { io::check_weights_destination(folder.path()); }));
 }

@@ -2,7 +2,7 @@
 // counts, FLOPs and activation memory per layer, checked against figures worked out by hand.
 #include <catch2/catch.hpp>
 
-#include "engine/bench/reference_networks.h"
+#include "engine/compare/reference_networks.h"
 #include "engine/model/graph_analysis.h"
 
 using namespace bps;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "engine/bench/reference_networks.h"
+#include "engine/compare/reference_networks.h"
 #include "engine/model/graph_analysis.h"
 #include "engine/model/graph_report.h"
 #include "engine/project/project.h"

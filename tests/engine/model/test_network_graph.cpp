@@ -2,7 +2,7 @@
 // execution order of a graph, and the messages for graphs that cannot be built.
 #include <catch2/catch.hpp>
 
-#include "engine/bench/reference_networks.h"
+#include "engine/compare/reference_networks.h"
 #include "engine/model/network.h"
 #include "tests/engine/ops/op_checks.h"
 
@@ -217,7 +217,7 @@ TEST_CASE("an Activation after a Dense or Conv2D layer that nothing else reads r
     CHECK(with_activations.forward.gemms == without_activations.forward.gemms);
     // Except that the own convolution kernels (a GPU's) read dy in place, so there the conv's
     // backward first multiplies it by relu' in one kernel, the one the ReLU's backward was.
-    const bool own_conv = test::op_runtime().device().kind != cl::DeviceKind::Cpu;
+    const bool own_conv = test::op_runtime().device().kind != device::DeviceKind::Cpu;
     CHECK(with_activations.backward.kernels == without_activations.backward.kernels + (own_conv ? 1 : 0));
     CHECK(with_activations.backward.gemms == without_activations.backward.gemms);
     CHECK(with_activations.bytes == without_activations.bytes);

@@ -6,7 +6,7 @@
 #include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
-using ops::Activation;
+using model::Activation;
 
 namespace {
 const char* name_of(Activation kind) {

@@ -9,8 +9,8 @@
 #include "tests/engine/ops/weighted_layer_check.h"
 
 using namespace bps;
-using ops::Conv2dGeometry;
-using ops::Padding;
+using model::Conv2dGeometry;
+using model::Padding;
 
 namespace {
 struct ConvCase {
@@ -77,7 +77,7 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
                              : ", im2col and a GEMM, " + (slice == 0 ? std::string("the whole batch at once")
                                                                      : std::to_string(slice) + " samples at a time")));
     const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
-    const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
+    const Shape y_shape = model::conv2d_output_shape(c.x, c.filters, c.geometry);
     ops::Runtime& runtime = test::op_runtime();
     const std::size_t workspace_elements = ops::conv2d_workspace_elements(runtime, c.x, c.filters, c.geometry, plan);
 
@@ -115,7 +115,7 @@ TEST_CASE("conv2d with a fused activation matches the reference convolution, the
     INFO(describe(c) << ", then " << test::describe(activation) << ", "
                      << (method == ops::ConvMethod::own ? "own kernels" : "gemm, slice " + std::to_string(slice)));
     const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
-    const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
+    const Shape y_shape = model::conv2d_output_shape(c.x, c.filters, c.geometry);
     ops::Runtime& runtime = test::op_runtime();
     const std::size_t workspace_elements = ops::conv2d_workspace_elements(runtime, c.x, c.filters, c.geometry, plan);
 
@@ -149,13 +149,13 @@ TEST_CASE("the gemm method's column matrix kept from the forward spares the back
     const std::size_t columns =
         ops::conv2d_kept_columns_elements(runtime, c.x, c.filters, c.geometry, ops::ConvMethod::gemm);
     const std::size_t rows = std::size_t(c.x.c) * std::size_t(c.geometry.kernel_h) * std::size_t(c.geometry.kernel_w);
-    REQUIRE(columns == rows * ops::conv2d_output_shape(c.x, c.filters, c.geometry).count() / std::size_t(c.filters));
+    REQUIRE(columns == rows * model::conv2d_output_shape(c.x, c.filters, c.geometry).count() / std::size_t(c.filters));
     // None to keep where the batch runs in slices, or with the own kernels (no column matrix).
     CHECK(ops::conv2d_kept_columns_elements(runtime, c.x, c.filters, c.geometry, {ops::ConvMethod::gemm, 1}) == 0);
     CHECK(ops::conv2d_kept_columns_elements(runtime, c.x, c.filters, c.geometry, ops::ConvMethod::own) == 0);
 
     const Shape w_shape{c.filters, c.x.c, c.geometry.kernel_h, c.geometry.kernel_w}, b_shape{1, c.filters, 1, 1};
-    const Shape y_shape = ops::conv2d_output_shape(c.x, c.filters, c.geometry);
+    const Shape y_shape = model::conv2d_output_shape(c.x, c.filters, c.geometry);
     // With the columns kept elsewhere, the workspace leaves out their room (its regions start on
     // 64-byte boundaries): the forward and backward below run in the smaller one.
     const std::size_t workspace_elements = ops::conv2d_workspace_elements(
@@ -250,7 +250,7 @@ TEST_CASE("conv2d backward on the reference matches finite differences", "[conv2
         GENERATE(Conv2dGeometry{3, 3, 2, 2, Padding::same}, Conv2dGeometry{3, 2, 2, 1, Padding::valid},
                  Conv2dGeometry{4, 4, 1, 1, Padding::same});
     const Shape x_shape{2, 3, 5, 5}, w_shape{2, 3, geometry.kernel_h, geometry.kernel_w}, b_shape{1, 2, 1, 1};
-    const Shape y_shape = ops::conv2d_output_shape(x_shape, 2, geometry);
+    const Shape y_shape = model::conv2d_output_shape(x_shape, 2, geometry);
     INFO(describe({x_shape, 2, geometry}));
     const std::vector<double> x = test::to_double(test::random_values(x_shape.count(), 41));
     const std::vector<double> w = test::to_double(test::random_values(w_shape.count(), 42));
@@ -274,19 +274,19 @@ TEST_CASE("conv2d backward on the reference matches finite differences", "[conv2
 }
 
 TEST_CASE("conv2d output shapes follow Keras", "[conv2d]") {
-    CHECK(ops::conv2d_output_shape({64, 1, 28, 28}, 32, {3, 3, 1, 1, Padding::valid}) == Shape{64, 32, 26, 26});
-    CHECK(ops::conv2d_output_shape({3, 5, 7, 7}, 4, {5, 5, 2, 2, Padding::same}) == Shape{3, 4, 4, 4});
-    CHECK(ops::conv2d_output_shape({1, 3, 28, 28}, 8, {3, 3, 1, 1, Padding::same}) == Shape{1, 8, 28, 28});
-    CHECK(ops::conv2d_output_shape({1, 3, 6, 6}, 8, {3, 3, 2, 2, Padding::valid}) == Shape{1, 8, 2, 2});
-    CHECK(ops::conv2d_output_shape({1, 3, 5, 5}, 8, {2, 2, 2, 2, Padding::valid}) == Shape{1, 8, 2, 2});
-    CHECK(ops::conv2d_output_shape({2, 3, 7, 6}, 4, {3, 2, 2, 1, Padding::valid}) == Shape{2, 4, 3, 5});
-    CHECK(ops::conv2d_output_shape({2, 3, 7, 6}, 4, {3, 2, 2, 1, Padding::same}) == Shape{2, 4, 4, 6});
+    CHECK(model::conv2d_output_shape({64, 1, 28, 28}, 32, {3, 3, 1, 1, Padding::valid}) == Shape{64, 32, 26, 26});
+    CHECK(model::conv2d_output_shape({3, 5, 7, 7}, 4, {5, 5, 2, 2, Padding::same}) == Shape{3, 4, 4, 4});
+    CHECK(model::conv2d_output_shape({1, 3, 28, 28}, 8, {3, 3, 1, 1, Padding::same}) == Shape{1, 8, 28, 28});
+    CHECK(model::conv2d_output_shape({1, 3, 6, 6}, 8, {3, 3, 2, 2, Padding::valid}) == Shape{1, 8, 2, 2});
+    CHECK(model::conv2d_output_shape({1, 3, 5, 5}, 8, {2, 2, 2, 2, Padding::valid}) == Shape{1, 8, 2, 2});
+    CHECK(model::conv2d_output_shape({2, 3, 7, 6}, 4, {3, 2, 2, 1, Padding::valid}) == Shape{2, 4, 3, 5});
+    CHECK(model::conv2d_output_shape({2, 3, 7, 6}, 4, {3, 2, 2, 1, Padding::same}) == Shape{2, 4, 4, 6});
     // A same kernel larger than the input only pads more.
-    CHECK(ops::conv2d_output_shape({1, 1, 3, 3}, 1, {5, 5, 1, 1, Padding::same}) == Shape{1, 1, 3, 3});
+    CHECK(model::conv2d_output_shape({1, 1, 3, 3}, 1, {5, 5, 1, 1, Padding::same}) == Shape{1, 1, 3, 3});
 }
 
 TEST_CASE("a valid conv2d kernel larger than its input is refused with both sizes", "[conv2d]") {
-    REQUIRE_THROWS_WITH(ops::conv2d_output_shape({1, 1, 3, 3}, 4, {5, 5, 1, 1, Padding::valid}),
+    REQUIRE_THROWS_WITH(model::conv2d_output_shape({1, 1, 3, 3}, 4, {5, 5, 1, 1, Padding::valid}),
                         "Conv2D: a 5x5 kernel does not fit a 3x3 input with valid padding");
 }
 

@@ -55,7 +55,7 @@ TEST_CASE("dense with a fused activation matches the reference layer, then the r
     // One GEMM; on CPU devices it adds the bias and applies the activation too, elsewhere one
     // more kernel does.
     CHECK(after.gemms - before.gemms == 1);
-    CHECK(after.kernels - before.kernels == (runtime.device().kind == cl::DeviceKind::Cpu ? 0u : 1u));
+    CHECK(after.kernels - before.kernels == (runtime.device().kind == device::DeviceKind::Cpu ? 0u : 1u));
     std::vector<float> z_ref(y_shape.count());
     ref::dense_forward<float>(c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, z_ref);
     const test::FusedActivationReference fused = test::fused_activation_reference(activation, z_ref, layer.dy_host);

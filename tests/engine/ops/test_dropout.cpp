@@ -127,6 +127,6 @@ TEST_CASE("dropout refuses a rate outside 0 to 1 and tensors of different shapes
                         "dropout forward: x and y are 2x3x1x1 and 2x4x1x1");
     REQUIRE_THROWS_AS(ops::dropout_forward(runtime, 1.0f, 0, 0, t[a], t[a], t[a]), std::invalid_argument);
     REQUIRE_THROWS_AS(ops::dropout_forward(runtime, -0.1f, 0, 0, t[a], t[a], t[a]), std::invalid_argument);
-    CHECK(ops::dropout_threshold(0.0f) == 0);
-    CHECK(ops::dropout_threshold(0.5f) == 0x80000000u);
+    CHECK(model::dropout_threshold(0.0f) == 0);
+    CHECK(model::dropout_threshold(0.5f) == 0x80000000u);
 }

@@ -199,7 +199,7 @@ TEST_CASE("A x B^T with a bias and a fused activation runs as one GEMM on CPU de
     const ops::Runtime::Launches after = runtime.launches();
     // The own kernels run it on CPU devices, as one GEMM and nothing else; elsewhere nothing runs
     // (the caller runs CLBlast, then the bias).
-    const bool cpu = runtime.device().kind == cl::DeviceKind::Cpu;
+    const bool cpu = runtime.device().kind == device::DeviceKind::Cpu;
     REQUIRE(ran == cpu);
     CHECK(after.gemms - before.gemms == (cpu ? 1u : 0u));
     CHECK(after.kernels == before.kernels);

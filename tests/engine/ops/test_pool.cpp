@@ -12,8 +12,8 @@
 #include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
+using model::PoolGeometry;
 using ops::GradWrite;
-using ops::PoolGeometry;
 
 namespace {
 struct Case {
@@ -59,7 +59,7 @@ TEST_CASE("max pooling forward and backward match the reference", "[pool]") {
     // The backward's GPU form (a gather per input element) and its CPU form (a scatter per plane).
     const ops::WorkSpread spread = GENERATE(ops::WorkSpread::per_element, ops::WorkSpread::per_plane);
     INFO(describe(c) << (spread == ops::WorkSpread::per_plane ? ", per plane" : ", per element"));
-    const Shape out = ops::pool_output_shape(c.input, c.geometry);
+    const Shape out = model::pool_output_shape(c.input, c.geometry);
     test::TestTensors t;
     const TensorId x = t.add("x", c.input), y = t.add("y", out), argmax = t.add("argmax", out), dy = t.add("dy", out),
                    dx = t.add("dx", c.input);
@@ -97,7 +97,7 @@ TEST_CASE("max pooling forward and backward match the reference", "[pool]") {
 TEST_CASE("average pooling forward and backward match the reference", "[pool]") {
     const Case c = generated_case();
     INFO(describe(c));
-    const Shape out = ops::pool_output_shape(c.input, c.geometry);
+    const Shape out = model::pool_output_shape(c.input, c.geometry);
     test::TestTensors t;
     const TensorId x = t.add("x", c.input), y = t.add("y", out), dy = t.add("dy", out), dx = t.add("dx", c.input);
     t.allocate();
@@ -161,7 +161,7 @@ TEST_CASE("pooling backward on the reference matches finite differences", "[pool
     const Case c =
         GENERATE(Case{{2, 3, 5, 5}, {3, 3, 2, 2}}, Case{{2, 3, 5, 5}, {2, 2, 2, 2}}, Case{{1, 2, 4, 7}, {2, 3, 1, 2}});
     INFO(describe(c));
-    const Shape in = c.input, out = ops::pool_output_shape(in, c.geometry);
+    const Shape in = c.input, out = model::pool_output_shape(in, c.geometry);
     const std::vector<double> x = distinct_values(in.count(), 41);
     const std::vector<double> dy = test::to_double(test::random_values(out.count(), 42));
     std::vector<double> y(out.count()), dx(in.count());
@@ -201,12 +201,12 @@ TEST_CASE("pooling backward on the reference matches finite differences", "[pool
 }
 
 TEST_CASE("a pooling window larger than its input is refused with the sizes", "[pool]") {
-    REQUIRE_THROWS_WITH(ops::pool_output_shape({1, 2, 2, 5}, {3, 3, 1, 1}),
+    REQUIRE_THROWS_WITH(model::pool_output_shape({1, 2, 2, 5}, {3, 3, 1, 1}),
                         "pooling: 3x3 window, stride 1x1 does not fit a 1x2x2x5 input");
-    REQUIRE_THROWS_AS(ops::pool_output_shape({1, 2, 4, 4}, {2, 2, 0, 1}), std::invalid_argument);
-    CHECK(ops::pool_output_shape({3, 5, 7, 7}, {2, 2, 2, 2}) == Shape{3, 5, 3, 3});
-    CHECK(ops::pool_output_shape({3, 5, 7, 7}, {3, 3, 2, 2}) == Shape{3, 5, 3, 3});
-    CHECK(ops::pool_output_shape({1, 1, 6, 9}, {2, 3, 1, 2}) == Shape{1, 1, 5, 4});
+    REQUIRE_THROWS_AS(model::pool_output_shape({1, 2, 4, 4}, {2, 2, 0, 1}), std::invalid_argument);
+    CHECK(model::pool_output_shape({3, 5, 7, 7}, {2, 2, 2, 2}) == Shape{3, 5, 3, 3});
+    CHECK(model::pool_output_shape({3, 5, 7, 7}, {3, 3, 2, 2}) == Shape{3, 5, 3, 3});
+    CHECK(model::pool_output_shape({1, 1, 6, 9}, {2, 3, 1, 2}) == Shape{1, 1, 5, 4});
 }
 
 TEST_CASE("pooling into an output of the wrong shape is refused with both shapes", "[pool]") {

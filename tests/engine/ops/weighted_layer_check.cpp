@@ -67,21 +67,21 @@ FusedActivationReference fused_activation_reference(const ops::FusedActivation& 
 }
 
 std::vector<ops::FusedActivation> fusable_activations() {
-    return {{ops::Activation::relu, 0.0f},
-            {ops::Activation::leaky_relu, 0.2f},
-            {ops::Activation::sigmoid, 0.0f},
-            {ops::Activation::tanh, 0.0f}};
+    return {{model::Activation::relu, 0.0f},
+            {model::Activation::leaky_relu, 0.2f},
+            {model::Activation::sigmoid, 0.0f},
+            {model::Activation::tanh, 0.0f}};
 }
 
 std::string describe(const ops::FusedActivation& activation) {
     switch (activation.kind) {
-        case ops::Activation::relu:
+        case model::Activation::relu:
             return "ReLU";
-        case ops::Activation::leaky_relu:
+        case model::Activation::leaky_relu:
             return "LeakyReLU " + std::to_string(activation.slope);
-        case ops::Activation::sigmoid:
+        case model::Activation::sigmoid:
             return "Sigmoid";
-        case ops::Activation::tanh:
+        case model::Activation::tanh:
             return "Tanh";
     }
     return "?";

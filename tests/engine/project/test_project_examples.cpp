@@ -4,7 +4,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "engine/bench/reference_networks.h"
+#include "engine/compare/reference_networks.h"
 #include "engine/project/project.h"
 #include "tests/engine/project/project_equality.h"
 

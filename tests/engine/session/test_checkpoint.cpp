@@ -6,12 +6,16 @@
 // every float must come out the same; any difference means the resumed run is not the same run.
 // Also the refusals: a weights file that is no checkpoint, a finished run, and an optimiser state
 // whose shapes do not fit the network (named with both shapes).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <condition_variable>
+#include <cstring>
 #include <future>
+#include <limits>
 #include <mutex>
 
-#include "engine/session/checkpoint.h"
+#include "engine/io/network_weights.h"
+#include "engine/runs/checkpoint.h"
 #include "engine/session/training_job.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/two_class_images.h"
@@ -119,8 +123,7 @@ void check_resume_gives_the_same_weights(train::OptimizerKind kind, std::size_t 
         if (on_device) project.dataset.augmentation.horizontal_flip = false;
         return project;
     };
-    const JobSetup::DataPlacement placement =
-        on_device ? JobSetup::DataPlacement::device : JobSetup::DataPlacement::automatic;
+    const DataPlacement placement = on_device ? DataPlacement::device : DataPlacement::automatic;
     JobSetup straight;
     straight.project = project_of();
     straight.data_placement = placement;
@@ -229,4 +232,104 @@ TEST_CASE("an optimiser state that does not fit the network names the array and 
     CHECK(failure.message == damaged.string() + ": its optimiser state holds '" + state.name + "' (" +
                                  io::dims_text(state.dims) + ") where the network has '" + state.name + "' (" +
                                  io::dims_text(right) + ")");
+}
+
+// Continue training and `backprop resume` need only where a checkpoint stopped and its project
+// before the run reads the whole file: the header gives the same facts from the attributes alone.
+TEST_CASE("a checkpoint's header gives the position and project of the full read, without reading the arrays",
+          "[checkpoint]") {
+    test::TempDir dir("checkpoint-header");
+    JobSetup first;
+    first.project = project_with(train::OptimizerKind::adam);
+    first.checkpoint = dir.path() / "run.h5";
+    run_job(first, 5);  // stopped part-way: a batch, an update count and a rate to compare
+
+    const Checkpoint full = read_checkpoint(first.checkpoint);
+    const CheckpointHeader header = read_checkpoint_header(first.checkpoint);
+    CHECK(header.position.epoch == full.position.epoch);
+    CHECK(header.position.batch == full.position.batch);
+    CHECK(header.position.batch == 5);
+    CHECK(header.position.updates == full.position.updates);
+    CHECK(header.position.learning_rate == full.position.learning_rate);
+    CHECK(project::project_to_json(header.project) == project::project_to_json(*full.weights.project));
+
+    // Arrays the full read refuses (a NaN in the optimiser's state, a layer without its weights)
+    // do not touch the header: it never reads them.
+    io::WeightsFile contents = io::read_weights_file(first.checkpoint);
+    contents.checkpoint_arrays.front().values.front() = std::numeric_limits<float>::quiet_NaN();
+    const std::filesystem::path nan_state = dir.path() / "nan-state.h5";
+    io::save_weights_file(nan_state, contents);
+    CHECK_THROWS_WITH(read_checkpoint(nan_state),
+                      Catch::Contains("has a damaged training state: the optimiser's array"));
+    CHECK(read_checkpoint_header(nan_state).position.batch == 5);
+
+    contents = io::read_weights_file(first.checkpoint);
+    const auto with_weights = std::find_if(contents.layers.begin(), contents.layers.end(),
+                                           [](const io::KerasLayer& layer) { return !layer.weights.empty(); });
+    REQUIRE(with_weights != contents.layers.end());
+    with_weights->weights.clear();
+    const std::filesystem::path no_weights = dir.path() / "no-weights.h5";
+    io::save_weights_file(no_weights, contents);
+    CHECK_THROWS_AS(read_checkpoint(no_weights), io::WeightsFileError);
+    const CheckpointHeader still = read_checkpoint_header(no_weights);
+    CHECK(still.position.updates == full.position.updates);
+    CHECK(still.project.name == full.weights.project->name);
+
+    // What is no checkpoint is refused as the full read refuses it.
+    const std::filesystem::path weights = dir.path() / "weights.h5";
+    save_trained_weights(weights, *full.weights.project, *full.weights.card,
+                         weights_for_network(full.weights, *full.weights.project, full.weights.card->shape));
+    std::string full_refusal, header_refusal;
+    try {
+        read_checkpoint(weights);
+    } catch (const io::WeightsFileError& error) {
+        full_refusal = error.what();
+    }
+    try {
+        read_checkpoint_header(weights);
+    } catch (const io::WeightsFileError& error) {
+        header_refusal = error.what();
+    }
+    CHECK_THAT(full_refusal, Catch::Contains("holds weights but no training state"));
+    CHECK(header_refusal == full_refusal);
+}
+
+namespace {
+
+// Names, dims and every float's bits.
+bool same_bits(const std::vector<io::NamedArray>& a, const std::vector<io::NamedArray>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].name != b[i].name || a[i].dims != b[i].dims || a[i].values.size() != b[i].values.size() ||
+            std::memcmp(a[i].values.data(), b[i].values.data(), a[i].values.size() * sizeof(float)) != 0)
+            return false;
+    return true;
+}
+
+}  // namespace
+
+// After the last epoch the checkpoint has just downloaded the parameters: its arrays become the
+// result's weights instead of a second download, and they are the same numbers.
+TEST_CASE("the last checkpoint's arrays are the run's weights, bit for bit, downloaded once", "[checkpoint]") {
+    test::TempDir dir("checkpoint-result");
+    JobSetup plain;
+    plain.project = project_with(train::OptimizerKind::sgd);
+    const Ended without = run_job(plain);
+
+    JobSetup checkpointed = plain;
+    checkpointed.checkpoint = dir.path() / "run.h5";
+    checkpointed.save_weights = dir.path() / "weights.h5";
+    const unsigned long long downloads_before = io::parameter_downloads();
+    const Ended with = run_job(checkpointed);
+    // One download for each epoch's checkpoint (2), none more for the result.
+    CHECK(io::parameter_downloads() - downloads_before == 2);
+
+    const std::vector<io::NamedArray>& weights = with.result->weights;
+    REQUIRE_FALSE(weights.empty());
+    CHECK(same_bits(weights, without.result->weights));
+    const Checkpoint last = read_checkpoint(checkpointed.checkpoint);
+    CHECK(last.position.epoch == 2);
+    CHECK(same_bits(weights, weights_for_network(last.weights, *last.weights.project, last.weights.card->shape)));
+    const SavedWeights saved = read_saved_weights(checkpointed.save_weights);
+    CHECK(same_bits(weights, weights_for_network(saved, *saved.project, saved.card->shape)));
 }

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/model/network.h"
-#include "engine/session/device_training_set.h"
+#include "engine/session/worker/device_training_set.h"
 #include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
@@ -25,7 +25,7 @@ TEST_CASE("an unaugmented set stays on a GPU when it takes at most a quarter of 
     // 100 x 16 floats, 100 labels and room for an epoch's 100 sample numbers: 7,200 bytes
     const datasets::Dataset set = set_of(100);
     cl::DeviceInfo gpu;
-    gpu.kind = cl::DeviceKind::DiscreteGpu;
+    gpu.kind = device::DeviceKind::DiscreteGpu;
     gpu.max_allocation_bytes = 1 << 20;
     gpu.global_memory_bytes = 4 * 7200;
     CHECK(DeviceTrainingSet::wanted(gpu, set, DataPlacement::automatic));
@@ -37,7 +37,7 @@ TEST_CASE("an unaugmented set stays on a GPU when it takes at most a quarter of 
     CHECK_FALSE(DeviceTrainingSet::wanted(gpu, set, DataPlacement::device));
 
     cl::DeviceInfo cpu = gpu;
-    cpu.kind = cl::DeviceKind::Cpu;
+    cpu.kind = device::DeviceKind::Cpu;
     cpu.max_allocation_bytes = cpu.global_memory_bytes = 1ull << 30;
     CHECK_FALSE(DeviceTrainingSet::wanted(cpu, set, DataPlacement::automatic));  // a copy saves nothing there
     CHECK(DeviceTrainingSet::wanted(cpu, set, DataPlacement::device));

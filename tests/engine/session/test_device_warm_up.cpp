@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "engine/cl/cache_location.h"
-#include "engine/cl/kernel_cache.h"
 #include "engine/device/self_test_record.h"
+#include "engine/kernel_cache/kernel_cache.h"
 #include "engine/session/device_warm_up.h"
 #include "kernels/embedded_kernels.h"
 #include "tests/engine/test_device.h"

@@ -8,7 +8,7 @@
 #include <numeric>
 #include <random>
 
-#include "engine/session/inside_figures.h"
+#include "engine/runs/inside_figures.h"
 
 using namespace bps;
 using namespace bps::session;

@@ -12,8 +12,8 @@
 #include "engine/io/network_weights.h"
 #include "engine/model/network.h"
 #include "engine/ops/runtime.h"
-#include "engine/session/live_inside.h"
 #include "engine/session/training_job.h"
+#include "engine/session/worker/live_inside.h"
 #include "tests/engine/test_device.h"
 #include "tests/support/two_class_images.h"
 

@@ -3,8 +3,8 @@
 
 #include "engine/io/weights_file.h"
 #include "engine/project/project.h"
-#include "engine/session/model_card.h"
-#include "engine/session/saved_weights.h"
+#include "engine/runs/model_card.h"
+#include "engine/runs/saved_weights.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps;

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "engine/io/weights_file.h"
-#include "engine/session/checkpoint.h"
+#include "engine/runs/checkpoint.h"
+#include "engine/runs/saved_weights.h"
 #include "engine/session/predictor.h"
-#include "engine/session/saved_weights.h"
 #include "tests/engine/ops/op_checks.h"
 #include "tests/engine/session/reference_network.h"
 #include "tests/support/temp_dir.h"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "datasets/idx_reader.h"
-#include "engine/session/project_data.h"
+#include "engine/project/project_data.h"
 #include "tests/support/image_writer.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"

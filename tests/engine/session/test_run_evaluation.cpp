@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/runs/run_record.h"
 #include "engine/session/run_evaluation.h"
-#include "engine/session/run_record.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 

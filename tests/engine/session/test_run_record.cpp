@@ -6,7 +6,7 @@
 #include <iterator>
 #include <system_error>
 
-#include "engine/session/run_record.h"
+#include "engine/runs/run_record.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps;

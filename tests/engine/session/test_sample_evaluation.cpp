@@ -8,8 +8,8 @@
 #include "datasets/dataset.h"
 #include "engine/io/network_weights.h"
 #include "engine/model/network.h"
-#include "engine/session/evaluation.h"
 #include "engine/session/sample_evaluation.h"
+#include "engine/session/worker/evaluation.h"
 #include "tests/engine/ops/op_checks.h"
 
 using namespace bps;

@@ -111,27 +111,27 @@ TEST_CASE("10,000 samples with many equal losses come out sorted and complete", 
 
 TEST_CASE("a sample's most probable classes, equal probabilities lower class first", "[sample-selection]") {
     const SampleResults samples = eight_samples();
-    const auto labels_of = [](const std::vector<ClassProbability> &top) {
+    const auto labels_of = [](const std::vector<ClassScore> &top) {
         std::vector<int> labels;
-        for (const ClassProbability &entry : top) labels.push_back(entry.label);
+        for (const ClassScore &entry : top) labels.push_back(entry.label);
         return labels;
     };
 
-    const std::vector<ClassProbability> tied = top_classes(samples, 6, 3);
+    const std::vector<ClassScore> tied = top_classes(samples, 6, 3);
     CHECK(labels_of(tied) == std::vector<int>{0, 1, 2});
     REQUIRE(tied.size() == 3);
     CHECK(tied[0].probability == 0.4f);
     CHECK(tied[1].probability == 0.4f);
     CHECK(tied[2].probability == 0.2f);
 
-    const std::vector<ClassProbability> two = top_classes(samples, 4, 2);
+    const std::vector<ClassScore> two = top_classes(samples, 4, 2);
     CHECK(labels_of(two) == std::vector<int>{2, 0});
     REQUIRE(two.size() == 2);
     CHECK(two[0].probability == 0.6f);
     CHECK(two[1].probability == 0.2f);
 
     // More asked for than there are classes: all three.
-    const std::vector<ClassProbability> all = top_classes(samples, 7, 10);
+    const std::vector<ClassScore> all = top_classes(samples, 7, 10);
     CHECK(labels_of(all) == std::vector<int>{1, 0, 2});
     REQUIRE(all.size() == 3);
     CHECK(all[0].probability == 0.9f);

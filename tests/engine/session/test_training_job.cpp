@@ -17,9 +17,9 @@
 #include "engine/io/network_weights.h"
 #include "engine/model/network.h"
 #include "engine/ops/runtime.h"
-#include "engine/session/evaluation.h"
-#include "engine/session/saved_weights.h"
+#include "engine/runs/saved_weights.h"
 #include "engine/session/training_job.h"
+#include "engine/session/worker/evaluation.h"
 #include "kernels/embedded_kernels.h"
 #include "tests/engine/test_device.h"
 #include "tests/support/temp_dir.h"
@@ -324,8 +324,8 @@ TEST_CASE("the same seed replays the same loss curve and another seed does not",
 TEST_CASE("batches gathered from a set kept on the device train exactly as batches from the host", "[job]") {
     Recorder host, device;
     JobSetup on_host = setup_of(small_project()), on_device = setup_of(small_project());
-    on_host.data_placement = JobSetup::DataPlacement::host;
-    on_device.data_placement = JobSetup::DataPlacement::device;
+    on_host.data_placement = DataPlacement::host;
+    on_device.data_placement = DataPlacement::device;
     run_to_end(host, std::move(on_host));
     run_to_end(device, std::move(on_device));
     REQUIRE(host.result);
@@ -818,7 +818,7 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         Recorder run;
         JobSetup setup = setup_of(wild);
         setup.save_weights = dir.path() / "w.h5";
-        setup.on_divergence = JobSetup::OnDivergence::pause;
+        setup.on_divergence = OnDivergence::pause;
         TrainingJob job(std::move(setup), run.events());
         INFO("the job never paused itself");
         REQUIRE(run.wait_until_paused());
@@ -842,7 +842,7 @@ TEST_CASE("a diverging run goes back to its last finite weights, and stops with 
         Recorder run;
         JobSetup setup = setup_of(wild);
         setup.save_weights = dir.path() / "w.h5";
-        setup.on_divergence = JobSetup::OnDivergence::pause;
+        setup.on_divergence = OnDivergence::pause;
         TrainingJob job(std::move(setup), run.events());
         REQUIRE(run.wait_until_paused());
         // The weights it went back to are one batch short of the explosion: a rate this low keeps

@@ -1,0 +1,29 @@
+#include "app/cli/bench_history.h"
+
+#include <iostream>
+
+#include "datasets/data_location.h"
+
+namespace bps::cli {
+
+std::filesystem::path default_comparison_history() {
+    return datasets::user_data_folder() / "device-comparisons.json";
+}
+
+void keep_in_comparison_history(const std::filesystem::path& file,
+                                const std::vector<bench::ComparisonRecord>& records) {
+    if (records.empty()) return;
+    try {
+        std::filesystem::path aside;
+        bench::add_to_comparison_history(file, records, &aside);
+        if (!aside.empty())
+            std::cerr << "the device comparison history " << file.string() << " was damaged; it was kept as "
+                      << aside.string() << ", and a new history starts\n";
+        std::cerr << "kept in the device comparison history " << file.string()
+                  << " (the studio's Compare Devices shows it; --no-history leaves it out)\n";
+    } catch (const bench::ComparisonHistoryError& error) {
+        std::cerr << "this run could not be kept in the device comparison history: " << error.what() << "\n";
+    }
+}
+
+}  // namespace bps::cli
