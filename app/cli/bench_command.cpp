@@ -312,6 +312,12 @@ int run_bench(Arguments& arguments) {
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
     const std::vector<std::size_t> chosen = chosen_devices(devices, request);
     if (child) return run_first_batch_child(devices, chosen, options);
+    if (options.history) {
+        std::vector<std::filesystem::path> projects;
+        for (const auto& planned : options.nets)
+            if (!planned.project.empty()) projects.push_back(planned.project);
+        check_history_destination(*options.history, projects, history.has_value());
+    }
 
     const bench::ComparisonSetup setup = comparison_setup(options, chosen);
     BenchPrinter printer(options, chosen);

@@ -2,12 +2,30 @@
 
 #include <iostream>
 
+#include "app/cli/arguments.h"
 #include "datasets/data_location.h"
+#include "engine/base/atomic_file.h"
+#include "engine/base/same_file.h"
 
 namespace bps::cli {
 
 std::filesystem::path default_comparison_history() {
     return datasets::user_data_folder() / "device-comparisons.json";
+}
+
+void check_history_destination(const std::filesystem::path& file, const std::vector<std::filesystem::path>& inputs,
+                               bool given) {
+    for (const std::filesystem::path& input : inputs)
+        if (io::same_file(file, input))
+            throw UsageError("the comparison history " + file.string() +
+                             " is the project file this run reads: give another --history, or --no-history");
+    if (!given) return;
+    try {
+        bench::read_comparison_history(file);
+        io::check_can_save(file);
+    } catch (const std::exception& error) {
+        throw UsageError(std::string(error.what()) + " (--history names the file the run is added to)");
+    }
 }
 
 void keep_in_comparison_history(const std::filesystem::path& file,

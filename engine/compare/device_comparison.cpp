@@ -254,7 +254,7 @@ bool compare_run(ops::Runtime& runtime, const ComparisonSetup& setup, const Plan
         time_steps(runtime, setup, run, result, *details, cancel);
         train_loss_curve(runtime, setup, run, result, report, cancel);
         throw_if_cancelled(cancel);
-        report(starts_stage, starts_stage.what);
+        if (!setup.first_batch_program.empty()) report(starts_stage, starts_stage.what);  // only when timed
         time_starts(setup, run, device, result, *details);
     } catch (const TimingCancelled&) {
         result.cancelled = true;

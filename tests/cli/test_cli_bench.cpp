@@ -257,3 +257,43 @@ TEST_CASE("bench keeps each run in the comparison history with the figures it pr
                                                       "[0-9]+\\.[0-9]{3}\\n(.|\\n)*"));
     CHECK(bps::bench::read_comparison_history(history).size() == 1);
 }
+
+TEST_CASE("bench refuses a history that is its own project file or no history, before running, and moves nothing") {
+    TempDir dir("bench-history-refusals");
+    write_stripes(dir.path() / "images", 4);
+    const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+    const auto bytes_of = [](const std::filesystem::path& file) {
+        std::ifstream in(file, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string before = bytes_of(project);
+    const std::string tiny = " --batches 8 --steps 1 --runs 1 --no-device-figures --no-first-batch --curve-batches 1 ";
+
+    // The run's own project as its history.
+    ProcessResult result =
+        run_command(backprop("bench --nets " + quote(project) + tiny + "--history " + quote(project)));
+    INFO(result.output);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.output, Catch::Matchers::Contains("the comparison history " + project.string() +
+                                                        " is the project file this run reads"));
+    CHECK_THAT(result.output, !Catch::Matchers::Contains("building kernels"));  // refused before any device work
+    CHECK(bytes_of(project) == before);
+    CHECK_FALSE(std::filesystem::exists(project.string() + ".damaged-1"));
+
+    // Another kind of file given as the history is named, not moved aside as a damaged history.
+    result = run_command(backprop("bench --nets mlp" + tiny + "--history " + quote(project)));
+    INFO(result.output);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.output, Catch::Matchers::Contains(project.string() + ": is not a device comparison history"));
+    CHECK_THAT(result.output, !Catch::Matchers::Contains("building kernels"));
+    CHECK(bytes_of(project) == before);
+    CHECK_FALSE(std::filesystem::exists(project.string() + ".damaged-1"));
+
+    // A history in a folder that does not exist is refused before the run too.
+    const std::filesystem::path nowhere = dir.path() / "no-such-folder" / "history.json";
+    result = run_command(backprop("bench --nets mlp" + tiny + "--history " + quote(nowhere)));
+    INFO(result.output);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.output, Catch::Matchers::Contains(nowhere.parent_path().string()));
+    CHECK_THAT(result.output, !Catch::Matchers::Contains("building kernels"));
+}

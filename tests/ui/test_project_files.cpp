@@ -440,6 +440,44 @@ private slots:
         QCOMPARE(bps::ui::first_start_geometry(QRect(0, 30, 1280, 690), QSize(1400, 500)), QRect(0, 99, 1280, 552));
     }
 
+    // A tab whose docks need more room than the window has makes Qt widen the window to the right:
+    // the window is moved back so that the whole of it stays on the screen.
+    void aTabThatWidensTheWindowKeepsItOnTheScreen() {
+        QCOMPARE(bps::ui::kept_on_screen(QRect(128, 72, 1250, 600), QRect(0, 0, 1280, 720)), QRect(30, 72, 1250, 600));
+        QCOMPARE(bps::ui::kept_on_screen(QRect(100, 50, 900, 600), QRect(0, 0, 1280, 720)), QRect(100, 50, 900, 600));
+        QCOMPARE(bps::ui::kept_on_screen(QRect(-20, 300, 900, 600), QRect(0, 30, 1280, 690)), QRect(0, 120, 900, 600));
+
+        auto window = make_window();
+        window->start();
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        QTabWidget* tabs = window->panels();
+        const auto tab_named = [tabs](const QString& text) {
+            for (int index = 0; index < tabs->count(); ++index)
+                if (tabs->tabText(index) == text) return index;
+            return -1;
+        };
+        const int start = tab_named("Start");
+        const int training = tab_named("Training");
+        QVERIFY(start >= 0 && training >= 0);
+        tabs->setCurrentIndex(start);  // no Train dock: the window's least width is small
+        QCoreApplication::processEvents();
+        const QRect available = window->screen()->availableGeometry();
+        const int narrow = window->minimumSizeHint().width();
+        // At the screen's right edge, as narrow as the Start page lets it be.
+        window->setGeometry(available.right() - narrow - 20, available.top() + 40, narrow, 400);
+        QCoreApplication::processEvents();
+        tabs->setCurrentIndex(training);  // the Train dock comes back beside the curves
+        QTRY_VERIFY_WITH_TIMEOUT(window->width() > narrow, 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(window->frameGeometry().right() <= available.right(),
+                                  qPrintable(QString("frame %1..%2, screen up to %3")
+                                                 .arg(window->frameGeometry().left())
+                                                 .arg(window->frameGeometry().right())
+                                                 .arg(available.right())),
+                                  5000);
+        QVERIFY(window->frameGeometry().left() >= available.left());
+    }
+
     void aLaterStartRestoresTheLastProjectAndTheWindowsPlace() {
         const fs::path path = write_mlp("last.json");
         QRect placed;

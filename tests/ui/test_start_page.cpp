@@ -184,6 +184,39 @@ private slots:
         unsaved_answer_ = UnsavedChoice::discard;
     }
 
+    // The first start's window on a 1280x720 screen is 1024 wide: four cards a row would push the
+    // project column past the page's edge (it never scrolls sideways), so two stand in a row, and
+    // four again once the window is wide enough.
+    void theTemplateCardsGoTwoARowWhereFourDoNotFit() {
+        auto window = started_window();
+        QVERIFY(window);
+        StartPage* page = window->start_page();
+        window->resize(1024, 576);
+        QTRY_COMPARE_WITH_TIMEOUT(page->cards_per_row(), 2, 5000);
+        QCoreApplication::processEvents();
+        auto* scroll = page->findChild<QScrollArea*>("startScroll");
+        QVERIFY(scroll);
+        const QRect viewport = scroll->viewport()->rect();
+        const auto within_width = [&](QWidget* widget) {
+            const QPoint left = widget->mapTo(scroll->viewport(), QPoint(0, 0));
+            return left.x() >= viewport.left() && left.x() + widget->width() <= viewport.right() + 1;
+        };
+        for (const QString& name : page->template_names())
+            QVERIFY2(within_width(page->template_card(name)), qPrintable(name));
+        for (QWidget* widget : {static_cast<QWidget*>(page->open_button()), static_cast<QWidget*>(page->recent_list()),
+                                static_cast<QWidget*>(page->course_button())})
+            QVERIFY2(within_width(widget), qPrintable(widget->objectName()));
+        QCOMPARE(page->template_card("blank")->y(), page->template_card("mlp")->y());
+        QVERIFY(page->template_card("cnn")->y() > page->template_card("blank")->y());
+
+        window->resize(1600, 900);
+        QTRY_COMPARE_WITH_TIMEOUT(page->cards_per_row(), 4, 5000);
+        QCoreApplication::processEvents();
+        for (const QString& name : page->template_names())
+            QCOMPARE(page->template_card(name)->y(), page->template_card("blank")->y());
+        unsaved_answer_ = UnsavedChoice::discard;
+    }
+
     // Every template of File ▸ New has a card: its name, its description's first sentence (the
     // whole description as the tooltip), and a thumbnail with a box per layer.
     void everyTemplateHasItsDescriptionAndAThumbnail() {

@@ -217,6 +217,7 @@ private:
     // The editor's docks (palette, inspector, problems, summary) belong with the Network tab: the
     // other tabs get their room. The Train dock stays everywhere.
     void follow_tab(int index);
+    void keep_within_screen();
     void connect_canvas_actions();
     void update_dataset_status();  // Edit's and View's canvas actions to the scene and the view
 
@@ -260,8 +261,8 @@ private:
     bool exercise_dock_added_ = false;  // the Exercise dock joins the window when an exercise opens
     bool offer_course_ = false;         // a first start: the Course tab when the window shows
     StartPage* start_page_ = nullptr;
-    bool offer_start_page_ = false;     // a start without a file: the Start tab when the window shows
-    QString untitled_name_;             // an unsaved project's name in the title (an exercise's), else "Untitled"
+    bool offer_start_page_ = false;  // a start without a file: the Start tab when the window shows
+    QString untitled_name_;          // an unsaved project's name in the title (an exercise's), else "Untitled"
     QDockWidget* train_dock_ = nullptr;
     QLabel* lock_banner_ = nullptr;   // over the canvas while a run trains
     QList<QDockWidget*> docks_away_;  // editor docks hidden while another tab shows

@@ -4,6 +4,8 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLayout>
+#include <QScreen>
 #include <QTabWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -17,6 +19,7 @@
 #include "ui/editor/palette_dock.h"
 #include "ui/inside/inside_panel.h"
 #include "ui/main_window/main_window.h"
+#include "ui/main_window/window_layout.h"
 #include "ui/results/results_panel.h"
 #include "ui/start/start_page.h"
 #include "ui/try_it/try_it_panel.h"
@@ -65,6 +68,9 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
         page_layout->insertWidget(0, lock_banner_);
     connect(document_, &NetworkDocument::lockChanged, this, &MainWindow::show_lock);
     connect(panels_, &QTabWidget::currentChanged, this, &MainWindow::follow_tab);
+    // Queued: after the layout has taken the docks the tab showed, and Qt has widened the window
+    // for them if it had to.
+    connect(panels_, &QTabWidget::currentChanged, this, &MainWindow::keep_within_screen, Qt::QueuedConnection);
     // Undo and Redo follow the stack, which changes during a run (a new learning rate is an undo
     // step); undoing a network edit would change the network under the run. Queued, so this runs
     // after the actions' own update.
@@ -75,6 +81,16 @@ void MainWindow::install_training_widgets(std::vector<device::DeviceDescription>
     };
     connect(document_->undo_stack(), &QUndoStack::canUndoChanged, this, keep_history_locked, Qt::QueuedConnection);
     connect(document_->undo_stack(), &QUndoStack::canRedoChanged, this, keep_history_locked, Qt::QueuedConnection);
+}
+
+// A tab whose docks need more room than the window has widens the window to the right: on a
+// laptop's screen that put its right side, the Train dock, past the screen's edge.
+void MainWindow::keep_within_screen() {
+    if (!isVisible() || isMaximized() || isFullScreen() || !screen()) return;
+    if (QLayout* own = layout()) own->activate();
+    const QRect frame = frameGeometry();
+    const QRect kept = kept_on_screen(frame, screen()->availableGeometry());
+    if (kept != frame) move(kept.topLeft());
 }
 
 void MainWindow::follow_tab(int index) {

@@ -23,6 +23,15 @@ QRect first_start_geometry(const QRect& available, const QSize& needed) {
             height};
 }
 
+QRect kept_on_screen(const QRect& frame, const QRect& available) {
+    QRect kept = frame;
+    if (kept.right() > available.right()) kept.moveRight(available.right());
+    if (kept.bottom() > available.bottom()) kept.moveBottom(available.bottom());
+    if (kept.left() < available.left()) kept.moveLeft(available.left());
+    if (kept.top() < available.top()) kept.moveTop(available.top());
+    return kept;
+}
+
 bool restore_window_layout(QMainWindow& window, const QSettings& settings) {
     const QByteArray geometry = settings.value(geometry_key).toByteArray();
     if (geometry.isEmpty() || !window.restoreGeometry(geometry)) return false;

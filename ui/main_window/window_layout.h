@@ -22,6 +22,12 @@ constexpr int window_state_version = 2;  // 2: the Train dock
 // its right edge.
 QRect first_start_geometry(const QRect& available, const QSize& needed = {});
 
+// Where a window's frame goes when it grew past the screen's edge (a tab whose docks need more
+// room than the window had makes Qt widen it to the right and down): moved back inside
+// `available`, as little as it takes; a frame larger than `available` keeps its top left corner on
+// the screen. A frame already inside is returned as it is.
+QRect kept_on_screen(const QRect& frame, const QRect& available);
+
 // Restores the geometry and dock state saved by save_window_layout; false (and nothing changed)
 // when none was saved: the caller then places the window as for a first start.
 bool restore_window_layout(QMainWindow& window, const QSettings& settings);

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QEvent>
 #include <QFileInfo>
 #include <QFrame>
 #include <QGridLayout>
@@ -22,7 +23,6 @@ namespace bps::ui {
 
 namespace {
 
-constexpr int cards_per_row = 4;
 constexpr QSize thumbnail_size(180, 44);
 // Beyond this the page's content stops growing and stays centred: lines and cards stay readable
 // on a wide screen.
@@ -82,13 +82,16 @@ StartPage::StartPage(QWidget* parent)
     open_->setToolTip(tr("Open a project file (.json) or a trained network (.h5)"));
     course_->setDefault(true);
 
-    // The page scrolls up and down on a small screen; never sideways.
+    // The page scrolls up and down on a small screen; never sideways: where four cards a row would
+    // not fit, two do (fit_cards).
     auto* scroll = new QScrollArea(this);
+    scroll_ = scroll;
     scroll->setObjectName("startScroll");
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* content = new QWidget(scroll);
+    content_ = content;
     content->setMaximumWidth(content_max_width);
     scroll->setWidget(content);
     scroll->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
@@ -166,6 +169,7 @@ StartPage::StartPage(QWidget* parent)
     connect(recent_, &QListWidget::itemClicked, this, choose);
     connect(recent_, &QListWidget::itemActivated, this, choose);
     set_recent({});
+    scroll->viewport()->installEventFilter(this);
 }
 
 QString StartPage::first_sentence(const QString& description) {
@@ -190,10 +194,41 @@ void StartPage::set_templates(const std::vector<Template>& templates) {
         card->setProperty("templateName", entry.name);
         card->setToolTip(description);
         connect(card, &TemplateCard::clicked, this, [this, name = entry.name] { emit templateChosen(name); });
-        const int at = static_cast<int>(index);
-        templates_->addWidget(card, at / cards_per_row, at % cards_per_row);
+        templates_->addWidget(card, 0, static_cast<int>(index));
     }
-    for (int column = 0; column < cards_per_row; ++column) templates_->setColumnStretch(column, 1);
+    place_cards(cards_per_row_);
+}
+
+void StartPage::place_cards(int per_row) {
+    std::vector<QWidget*> cards;
+    while (QLayoutItem* item = templates_->takeAt(0)) {
+        if (item->widget()) cards.push_back(item->widget());
+        delete item;
+    }
+    for (int column = 0; column < templates_->columnCount(); ++column) templates_->setColumnStretch(column, 0);
+    for (std::size_t index = 0; index < cards.size(); ++index) {
+        const int at = static_cast<int>(index);
+        templates_->addWidget(cards[index], at / per_row, at % per_row);
+    }
+    for (int column = 0; column < per_row; ++column) templates_->setColumnStretch(column, 1);
+    cards_per_row_ = per_row;
+}
+
+// Four cards a row need the content's least width measured with four; below it, two a row.
+void StartPage::fit_cards() {
+    const int available = scroll_->viewport()->width();
+    if (cards_per_row_ == 4) {
+        content_->layout()->activate();
+        four_across_width_ = content_->minimumSizeHint().width();
+        if (four_across_width_ > available) place_cards(2);
+    } else if (four_across_width_ > 0 && four_across_width_ <= available) {
+        place_cards(4);
+    }
+}
+
+bool StartPage::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == scroll_->viewport() && event->type() == QEvent::Resize) fit_cards();
+    return QWidget::eventFilter(watched, event);
 }
 
 void StartPage::set_recent(const QStringList& paths) {

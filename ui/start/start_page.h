@@ -14,6 +14,7 @@ class QCheckBox;
 class QGridLayout;
 class QListWidget;
 class QPushButton;
+class QScrollArea;
 
 namespace bps::ui {
 
@@ -51,9 +52,13 @@ public:
     QPushButton* open_button() const { return open_; }
     QPushButton* course_button() const { return course_; }
     QCheckBox* show_at_start_box() const { return show_at_start_; }
+    // How many template cards stand in a row: four, or two where four would not fit the page's
+    // width (the page never scrolls sideways).
+    int cards_per_row() const { return cards_per_row_; }
 
 protected:
     void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 signals:
     void templateChosen(const QString& name);
@@ -63,6 +68,13 @@ signals:
     void showAtStartChanged(bool show);
 
 private:
+    void place_cards(int per_row);
+    void fit_cards();
+
+    QScrollArea* scroll_ = nullptr;
+    QWidget* content_ = nullptr;
+    int cards_per_row_ = 4;
+    int four_across_width_ = 0;  // the content's least width with four cards a row, once measured
     QGridLayout* templates_;
     QListWidget* recent_;
     QPushButton* open_;
