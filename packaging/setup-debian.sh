@@ -25,10 +25,13 @@ packages=(
   libhdf5-dev nlohmann-json3-dev zlib1g-dev catch2   # files, JSON, gzip, tests
   libcurl4-openssl-dev libssl-dev libarchive-dev     # dataset downloads: HTTP, SHA-256, tar.gz
   libstb-dev                                         # PNG/JPEG decoding for image folders
+  libonnx-dev libprotobuf-dev                        # ONNX export: the ONNX schema's protobuf classes
   dataset-fashion-mnist                              # the default dataset, offline
 )
 test_packages=(
   python3-h5py python3-numpy python3-pil python3-torch  # tests: exported weights and scripts, read independently
+  python3-onnx                                       # tests: exported ONNX models, checked and evaluated independently
+  libopenblas0-pthread                               # tests: Debian's torch on OpenBLAS for the training scripts
   xvfb xauth x11-utils desktop-file-utils appstream  # tests: the installed .deb, its studio window and metadata
   xdotool                                            # tests: the scripted walkthrough clicks the real window
   g++-mingw-w64-x86-64-posix                         # tests: the engine and CLI compile for Windows

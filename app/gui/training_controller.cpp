@@ -11,6 +11,7 @@
 #include "engine/base/build_info.h"
 #include "engine/base/number_text.h"
 #include "engine/device/device_description.h"
+#include "engine/io/weights_file.h"
 #include "engine/runs/checkpoint.h"
 #include "engine/session/devices.h"
 #include "ui/dashboard/run_list.h"
@@ -249,6 +250,18 @@ bool TrainingController::resume_from(const std::filesystem::path& checkpoint, co
     window_->recovery()->autosave();
     Continuation continuation;
     try {
+        // A weights file without a training state (a run's weights, or what an exported training
+        // script saved): a new run starts from its weights, with a fresh optimiser, for the epochs
+        // the project asks.
+        if (!io::read_weights_file_attributes(checkpoint).is_checkpoint()) {
+            continuation.weights = checkpoint;
+            continuation.from_name = from_name;
+            window_->statusBar()->showMessage(
+                tr("%1 holds weights but no optimiser state: the new run starts from its weights")
+                    .arg(QString::fromStdString(from_name)),
+                status_message_ms);
+            return start_run(continuation);
+        }
         // Its position and project only: the run reads the whole checkpoint.
         const session::CheckpointHeader state = session::read_checkpoint_header(checkpoint);
         const int planned = state.project.training.epochs;
@@ -307,7 +320,7 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
     receipt.app_version = session::program_version();
     receipt.project_name = project.name.empty() ? document->file().stem().string() : project.name;
     receipt.training = project.training;
-    if (continuation) receipt.training.epochs = continuation->epochs;
+    if (continuation && continuation->weights.empty()) receipt.training.epochs = continuation->epochs;
     receipt.dataset = project.dataset;
     try {
         recorder_.emplace(runs_folder(), receipt);
@@ -326,7 +339,9 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
     setup.replay_folder = recorder_->folder();  // what the Inside view replays, epoch by epoch
     // Every run can go on later: its checkpoint follows each epoch and a stop.
     setup.checkpoint = recorder_->checkpoint_file();
-    if (continuation) {
+    if (continuation && !continuation->weights.empty()) {
+        setup.weights = continuation->weights;
+    } else if (continuation) {
         setup.resume_from = continuation->checkpoint;
         setup.epochs = continuation->epochs;
     }
@@ -341,7 +356,8 @@ bool TrainingController::start_run(const std::optional<Continuation>& continuati
     stopping_ = false;
     paused_ = false;
     position_ = 0;
-    rate_ = continuation ? continuation->learning_rate : project.training.optimizer.learning_rate;
+    rate_ = continuation && continuation->weights.empty() ? continuation->learning_rate
+                                                          : project.training.optimizer.learning_rate;
     started_at_ = std::chrono::steady_clock::now();
     document->set_locked(tr("%1 is training this network, so it cannot change now. Stop the run to edit it; "
                             "its learning rate can still change in the Train panel.")

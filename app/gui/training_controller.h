@@ -86,8 +86,11 @@ private:
     bool reopen_unsaved(const std::filesystem::path& folder);
     void end_run();
     // A run continued from a checkpoint: where from, to how many epochs, and the run it continues.
+    // A run that goes on from a checkpoint (its weights, optimiser state and position), or that
+    // starts from the weights of a weights file (`weights` set; the rest unused).
     struct Continuation {
         std::filesystem::path checkpoint;
+        std::filesystem::path weights;
         int epochs = 0;
         float learning_rate = 0;
         std::string from_name;

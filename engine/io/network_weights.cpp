@@ -9,17 +9,11 @@ namespace {
 std::atomic<unsigned long long> parameter_download_count = 0;
 }  // namespace
 
-std::vector<int> parameter_dims(const Shape& shape) {
-    if (shape.n == 1 && shape.h == 1 && shape.w == 1) return {shape.c};
-    if (shape.h == 1 && shape.w == 1) return {shape.n, shape.c};
-    return {shape.n, shape.c, shape.h, shape.w};
-}
-
 std::vector<NamedArray> download_parameters(ops::Runtime& runtime, const model::Network& network) {
     ++parameter_download_count;
     std::vector<NamedArray> arrays;
     for (const model::ParameterView& parameter : network.parameters())
-        arrays.push_back({parameter.name, parameter_dims(parameter.value.shape), runtime.read(parameter.value)});
+        arrays.push_back({parameter.name, parameter.dims, runtime.read(parameter.value)});
     return arrays;
 }
 
@@ -38,7 +32,7 @@ void upload_parameters(ops::Runtime& runtime, model::Network& network, std::span
         if (found == by_name.end())
             throw WeightsFileError(source,
                                    "has no array '" + parameter.name + "'; it was saved from a different network");
-        const std::vector<int> expected = parameter_dims(parameter.value.shape);
+        const std::vector<int>& expected = parameter.dims;
         if (found->second->dims != expected || found->second->values.size() != parameter.value.shape.count())
             throw WeightsFileError(source, "array '" + parameter.name + "' is " + dims_text(found->second->dims) +
                                                " but the network needs " + dims_text(expected) +

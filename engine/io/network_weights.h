@@ -25,8 +25,4 @@ unsigned long long parameter_downloads();
 void upload_parameters(ops::Runtime& runtime, model::Network& network, std::span<const NamedArray> arrays,
                        const std::string& source);
 
-// The dims a parameter tensor is saved with: [c] for a per-channel vector, [out, in] for a Dense
-// weight, [out, in, kh, kw] for a Conv2D weight.
-std::vector<int> parameter_dims(const Shape& shape);
-
 }  // namespace bps::io

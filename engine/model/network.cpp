@@ -29,6 +29,7 @@ using ops::GradWrite;
 struct Network::Parameter {
     std::string name;
     Shape shape;
+    std::vector<int> dims;  // as saved (ParameterView::dims)
     bool trainable = false;
     TensorId value = 0;
     std::optional<TensorId> gradient;  // none for running statistics
@@ -137,11 +138,12 @@ void Network::plan_memory() {
         return id;
     };
     // Parameters are declared here and placed after the layers (see below).
-    auto add_parameter = [&](Node& node, const std::string& suffix, const Shape& shape, train::Initializer init,
-                             train::Fans fans, bool trainable) {
+    auto add_parameter = [&](Node& node, const std::string& suffix, const Shape& shape, std::vector<int> dims,
+                             train::Initializer init, train::Fans fans, bool trainable) {
         Parameter parameter;
         parameter.name = node.spec.name + "." + suffix;
         parameter.shape = shape;
+        parameter.dims = std::move(dims);
         parameter.trainable = trainable;
         parameter.initializer = init;
         parameter.fans = fans;
@@ -159,17 +161,20 @@ void Network::plan_memory() {
         }
         const Shape in = node.inputs.empty() ? Shape{} : nodes_[node.inputs.front()]->output;
         const Shape channels{1, node.output.c, 1, 1};
+        const std::vector<int> per_channel{node.output.c};
         switch (layer.type) {
             case LayerType::dense: {
                 const Shape weight{layer.units, static_cast<int>(in.per_sample()), 1, 1};
-                add_parameter(node, "weight", weight, layer.initializer, train::dense_fans(weight), true);
-                add_parameter(node, "bias", channels, train::Initializer::zeros, {1, 1}, true);
+                add_parameter(node, "weight", weight, {weight.n, weight.c}, layer.initializer,
+                              train::dense_fans(weight), true);
+                add_parameter(node, "bias", channels, per_channel, train::Initializer::zeros, {1, 1}, true);
                 break;
             }
             case LayerType::conv2d: {
                 const Shape weight{layer.units, in.c, layer.conv.kernel_h, layer.conv.kernel_w};
-                add_parameter(node, "weight", weight, layer.initializer, train::conv_fans(weight), true);
-                add_parameter(node, "bias", channels, train::Initializer::zeros, {1, 1}, true);
+                add_parameter(node, "weight", weight, {weight.n, weight.c, weight.h, weight.w}, layer.initializer,
+                              train::conv_fans(weight), true);
+                add_parameter(node, "bias", channels, per_channel, train::Initializer::zeros, {1, 1}, true);
                 try {
                     // Kept columns live in their own tensor, so the shared workspace leaves them out.
                     const std::size_t columns =
@@ -187,10 +192,10 @@ void Network::plan_memory() {
                 break;
             }
             case LayerType::batch_norm:
-                add_parameter(node, "gamma", channels, train::Initializer::ones, {1, 1}, true);
-                add_parameter(node, "beta", channels, train::Initializer::zeros, {1, 1}, true);
-                add_parameter(node, "running_mean", channels, train::Initializer::zeros, {1, 1}, false);
-                add_parameter(node, "running_var", channels, train::Initializer::ones, {1, 1}, false);
+                add_parameter(node, "gamma", channels, per_channel, train::Initializer::ones, {1, 1}, true);
+                add_parameter(node, "beta", channels, per_channel, train::Initializer::zeros, {1, 1}, true);
+                add_parameter(node, "running_mean", channels, per_channel, train::Initializer::zeros, {1, 1}, false);
+                add_parameter(node, "running_var", channels, per_channel, train::Initializer::ones, {1, 1}, false);
                 node.saved_mean = add(layer.name + ".saved_mean", channels, false);
                 node.saved_inv_std = add(layer.name + ".saved_inv_std", channels, false);
                 break;
@@ -742,7 +747,7 @@ std::size_t Network::device_bytes() const {
 std::vector<ParameterView> Network::parameters() const {
     std::vector<ParameterView> views;
     for (const Parameter& parameter : parameters_)
-        views.push_back({parameter.name, (*arena_)[parameter.value],
+        views.push_back({parameter.name, parameter.dims, (*arena_)[parameter.value],
                          parameter.gradient ? (*arena_)[*parameter.gradient] : Tensor{}});
     return views;
 }
@@ -751,7 +756,8 @@ std::vector<ParameterView> Network::optimizer_state() const {
     std::vector<ParameterView> views;
     for (const Parameter& parameter : parameters_)
         for (std::size_t s = 0; s < parameter.state.size(); ++s)
-            views.push_back({parameter.name + ".state" + std::to_string(s), (*arena_)[parameter.state[s]], Tensor{}});
+            views.push_back({parameter.name + ".state" + std::to_string(s), parameter.dims,
+                             (*arena_)[parameter.state[s]], Tensor{}});
     return views;
 }
 

@@ -46,6 +46,10 @@ struct LayerTiming {
 
 struct ParameterView {
     std::string name;  // "<layer>.weight", "<layer>.bias", "<layer>.gamma", "<layer>.running_mean", ...
+    // The dims it is saved with, as its layer declares them: [out, in, kh, kw] for a Conv2D weight
+    // (also 1x1), [units, inputs] for a Dense weight, [c] for a per-channel vector. Not guessed from
+    // the tensor's shape, where a 1x1 Conv2D weight looks like a Dense one.
+    std::vector<int> dims;
     Tensor value;
     Tensor gradient;  // buffer nullptr for non-trainable values
 };

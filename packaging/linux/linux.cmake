@@ -20,7 +20,7 @@ if(TARGET backprop-studio)
   endforeach()
 endif()
 
-# The .deb. Its library dependencies come from dpkg-shlibdeps (Qt, CLBlast, HDF5, curl, ...,
+# The .deb. Its library dependencies come from dpkg-shlibdeps (Qt, CLBlast, HDF5, ONNX, protobuf, curl, ...,
 # and the OpenCL loader, which is named here as well because nothing runs without it). A CPU
 # driver is recommended so that a computer without a GPU driver still trains, and Qt's Wayland
 # plugin so that the window is native there (Qt falls back to XWayland without it).

@@ -56,7 +56,7 @@ echo "$deb"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
 echo "Recommends: $(dpkg-deb -f "$deb" Recommends)"
-for needed in ocl-icd-libopencl1 libqt6widgets6 libclblast1 libhdf5; do
+for needed in ocl-icd-libopencl1 libqt6widgets6 libclblast1 libhdf5 libonnx1 libprotobuf32; do
   grep -q "$needed" <<< "$depends" || fail "the package does not depend on $needed"
 done
 grep -q "pocl-opencl-icd | opencl-icd" <<< "$(dpkg-deb -f "$deb" Recommends)" || fail "pocl-opencl-icd | opencl-icd is not recommended"

@@ -1,5 +1,5 @@
 # macOS: "Backprop Studio.app" on a disk image (cpack -G DragNDrop), built with Apple clang
-# against Homebrew's Qt, CLBlast and HDF5, one image per architecture (arm64 on Apple silicon,
+# against Homebrew's Qt, CLBlast, HDF5, protobuf and ONNX, one image per architecture (arm64 on Apple silicon,
 # x86_64 on Intel Macs: Homebrew's libraries are built for one architecture, not universal).
 # OpenCL is the system framework (OpenCL 1.2). Included by packaging/install.cmake.
 #

@@ -5,8 +5,8 @@
 #
 #   packaging/windows/mingw-check.sh SOURCE_DIR BUILD_DIR
 #
-# Debian ships none of our libraries for mingw (OpenCL, CLBlast, HDF5, curl, OpenSSL, libarchive),
-# so nothing is linked: every translation unit is checked for syntax and types (-fsyntax-only)
+# Debian ships none of our libraries for mingw (OpenCL, CLBlast, HDF5, curl, OpenSSL, libarchive,
+# protobuf, ONNX), so nothing is linked: every translation unit is checked for syntax and types (-fsyntax-only)
 # against Debian's headers of those libraries, which are the same for every platform. The
 # compiler's own headers (the C and C++ libraries, windows.h) are mingw's. The flags are the
 # project's: C++20, every warning an error. Exit 77 (ctest's skip) when the compiler is missing.
@@ -38,6 +38,9 @@ for header in clblast.h clblast_half.h zlib.h zconf.h archive.h archive_entry.h;
 done
 ln -s /usr/include/CL "$headers/CL"
 ln -s /usr/include/nlohmann "$headers/nlohmann"
+# The ONNX export's schema classes (protobuf-generated, built with ONNX_ML as the library was).
+ln -s /usr/include/onnx "$headers/onnx"
+ln -s /usr/include/google "$headers/google"
 link_all . /usr/include/hdf5/serial
 # Debian's HDF5 headers were configured on glibc and include its <features.h>, which only sets
 # feature macros; mingw has none, and an empty one stands in.
@@ -49,7 +52,7 @@ link_all curl /usr/include/curl "$multiarch/curl"
 # What the project's CMake files define for these targets on Windows.
 flags=(-std=c++20 -fsyntax-only -Wall -Wextra -Wpedantic -Werror
        -DCL_TARGET_OPENCL_VERSION=120 -DBACKPROP_OPENCL_DELAY_LOADED -DBACKPROP_COMPILE_STB
-       '-DBACKPROP_VERSION="0.0.0"' -DH5_BUILT_AS_DYNAMIC_LIB
+       '-DBACKPROP_VERSION="0.0.0"' -DH5_BUILT_AS_DYNAMIC_LIB -DONNX_NAMESPACE=onnx -DONNX_ML=1
        -I "$source_dir" -isystem "$headers" -isystem "$headers/stb")
 
 mapfile -t sources < <(cd "$source_dir" && find engine datasets app/cli -name '*.cpp' | sort)

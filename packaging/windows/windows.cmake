@@ -1,5 +1,5 @@
 # Windows: an NSIS installer (cpack -G NSIS) with Start-menu entries, built with MSVC against
-# Qt >= 6.5 and vcpkg's CLBlast, HDF5 and zlib. Included by packaging/install.cmake.
+# Qt >= 6.5 and vcpkg's CLBlast, HDF5, zlib, protobuf and ONNX. Included by packaging/install.cmake.
 #
 # What ships: both programs and everything they load except the driver's OpenCL.dll. Qt comes
 # from Qt's deploy script (windeployqt); CLBlast, HDF5, zlib and the other vcpkg DLLs from the

@@ -110,3 +110,33 @@ TEST_CASE("a disk that fills up during the save: a clear message, a clean exit, 
         CHECK(entry.path().filename().string().find(".part") == std::string::npos);
 }
 #endif
+
+// A 1x1 Conv2D's weight {filters, channels, 1, 1} is saved with its layer's dims, not taken for a
+// Dense weight: the run saves its weights and checkpoint, predicts with them and resumes.
+TEST_CASE("a network with a 1x1 convolution saves its weights and checkpoint, predicts and resumes", "[cli][saving]") {
+    TempDir dir("cli-saving-conv1x1");
+    const std::filesystem::path project = changed_stripes_project(dir.path(), 8, [](nlohmann::json& json) {
+        nlohmann::json& network = json["network"];
+        network["nodes"].push_back(
+            {{"name", "mix"}, {"type", "Conv2D"}, {"params", {{"filters", 4}, {"kernel", {1, 1}}}}});
+        network["edges"][0]["to"] = "mix";
+        network["edges"].push_back({{"from", "mix"}, {"to", "flatten"}});
+    });
+    const std::filesystem::path weights = dir.path() / "w.h5", checkpoint = dir.path() / "run.h5";
+    const ProcessResult trained = run_command(backprop("train " + quote(project) + " --epochs 1 --save-weights " +
+                                                       quote(weights) + " --checkpoint " + quote(checkpoint)));
+    INFO(trained.output);
+    REQUIRE(trained.exit_code == 0);
+    CHECK_THAT(trained.output, Catch::Contains("weights saved to " + weights.string()));
+    for (const std::filesystem::path& file : {weights, checkpoint}) {
+        const ProcessResult predicted = run_command_stdout(
+            backprop("predict " + quote(file) + " " + quote(dir.path() / "images" / "rows" / "0.png")));
+        INFO(predicted.output);
+        CHECK(predicted.exit_code == 0);
+        CHECK_THAT(predicted.output, Catch::Contains("rows"));
+    }
+    const ProcessResult resumed = run_command_stdout(backprop("resume " + quote(checkpoint) + " --epochs 2"));
+    INFO(resumed.output);
+    CHECK(resumed.exit_code == 0);
+    CHECK_THAT(resumed.output, Catch::Contains("epoch 2/2: "));
+}

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <tuple>
 
 #include "engine/base/number_text.h"
 #include "engine/runs/run_record.h"
@@ -106,6 +107,8 @@ private slots:
     void theDeleteKeyDeletesTheSelectedRun();
     void exportingForPytorchWritesAScriptThatRunsWithTheWeightsBesideIt();
     void exportingForKerasAsksBeforeReplacingAndAFailedWriteReplacesNothing();
+    void exportingForTrainingWritesScriptsThatLoadTheWeightsBesideThem();
+    void exportingAsOnnxWritesAModelThatTheOnnxCheckerAccepts();
     void continueTrainingIsOfferedOnlyForARunWithACheckpoint();
 };
 
@@ -581,6 +584,97 @@ void RunListTest::exportingForKerasAsksBeforeReplacingAndAFailedWriteReplacesNot
     QVERIFY(!list.export_script(id_of(record), RunList::ScriptKind::keras, dir.filePath("taken.py"), &error));
     QVERIFY2(error.contains("taken.py") && error.contains("Nothing was replaced"), qPrintable(error));
     QVERIFY(QFileInfo(dir.filePath("taken.py")).isDir());
+}
+
+void RunListTest::exportingForTrainingWritesScriptsThatLoadTheWeightsBesideThem() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "runs";
+    const auto record = write_trained_run(runs, "Run 1");
+    RunList list;
+    list.show_folder(runs);
+    QSignalSpy problems(&list, &RunList::problem);
+    for (const auto& [action_name, suffix, file] :
+         {std::tuple{"exportPyTorchTrainingAction", "_pytorch_train.py", "train_torch"},
+          std::tuple{"exportKerasTrainingAction", "_keras_train.py", "train_keras"}}) {
+        const QString script = dir.filePath(QString(file) + ".py");
+        QString suggested;
+        list.ask_script_path = [&](const QString& offered) {
+            suggested = offered;
+            return script;
+        };
+        std::unique_ptr<QMenu> menu(list.context_menu(id_of(record)));
+        QAction* action = menu->findChild<QAction*>(action_name);
+        QVERIFY2(action && action->isEnabled(), action_name);
+        action->trigger();
+        QCOMPARE(problems.count(), 0);
+        QVERIFY2(suggested.endsWith(QString("cnn-Run 1") + suffix), qPrintable(suggested));
+        // The run's weights beside the script under another name than the one it saves.
+        const QString weights = dir.filePath(QString(file) + "_start.h5");
+        QCOMPARE(bytes_of(weights), bytes_of(QString::fromStdWString(record.weights().wstring())));
+        QVERIFY(bytes_of(script).contains(QString("\"%1_start.h5\"").arg(file).toUtf8()));
+        QVERIFY(!QFile::exists(dir.filePath(QString(file) + ".h5")));
+        QProcess python;
+        python.start("/usr/bin/python3", {"-m", "py_compile", script});
+        QVERIFY(python.waitForFinished(60000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+    }
+}
+
+void RunListTest::exportingAsOnnxWritesAModelThatTheOnnxCheckerAccepts() {
+    QTemporaryDir dir;
+    const fs::path runs = path_of(dir) / "runs";
+    const auto record = write_trained_run(runs, "Run 1");
+    RunList list;
+    list.show_folder(runs);
+    const QString model = dir.filePath("net.onnx");
+    QString suggested;
+    list.ask_onnx_path = [&](const QString& offered) {
+        suggested = offered;
+        return model;
+    };
+    QSignalSpy problems(&list, &RunList::problem);
+    std::unique_ptr<QMenu> menu(list.context_menu(id_of(record)));
+    QAction* action = menu->findChild<QAction*>("exportOnnxAction");
+    QVERIFY(action && action->isEnabled());
+    action->trigger();
+    QCOMPARE(problems.count(), 0);
+    QVERIFY2(suggested.endsWith("cnn-Run 1.onnx"), qPrintable(suggested));
+    // Read back by the onnx package: a valid model whose output has one value per class.
+    QProcess python;
+    python.start("/usr/bin/python3", {"-c",
+                                      "import onnx, sys\n"
+                                      "model = onnx.load(sys.argv[1])\n"
+                                      "onnx.checker.check_model(model, full_check=True)\n"
+                                      "print(model.graph.output[0].type.tensor_type.shape.dim[1].dim_value)\n",
+                                      model});
+    QVERIFY(python.waitForFinished(60000));
+    QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+    QCOMPARE(python.readAllStandardOutput().trimmed(), QByteArray("3"));
+
+    // Never over the run's own weights; an existing file is replaced only when the learner says so.
+    QString error;
+    const QString weights = QString::fromStdWString(record.weights().wstring());
+    const QByteArray kept_weights = bytes_of(weights);
+    QVERIFY(!list.export_onnx(id_of(record), weights, &error));
+    QVERIFY2(!error.isEmpty(), "no reason given");
+    QCOMPARE(bytes_of(weights), kept_weights);
+    const QByteArray first = bytes_of(model);
+    {
+        QFile mine(model);
+        QVERIFY(mine.open(QIODevice::WriteOnly));
+        mine.write("my own model");
+    }
+    QString question;
+    list.confirm = [&](const QString& asked) {
+        question = asked;
+        return false;
+    };
+    QVERIFY(!list.export_onnx(id_of(record), model, &error));
+    QVERIFY(question.contains("net.onnx"));
+    QCOMPARE(bytes_of(model), QByteArray("my own model"));
+    list.confirm = [](const QString&) { return true; };
+    QVERIFY2(list.export_onnx(id_of(record), model, &error), qPrintable(error));
+    QCOMPARE(bytes_of(model), first);
 }
 
 void RunListTest::continueTrainingIsOfferedOnlyForARunWithACheckpoint() {

@@ -168,6 +168,82 @@ private slots:
         for (std::size_t l = 0; l < layers.size(); ++l) QCOMPARE(layers[l].name, project.network.layers[l].name);
     }
 
+    // A weights file holds no optimiser state (a run's weights, or what an exported training script
+    // saved): Resume Training from it starts a new run from its weights, for the project's epochs.
+    void aWeightsFileWithoutTrainingStateStartsANewRunFromItsWeights() {
+        open(test::two_class_folder_project(images()));
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        press(panel()->train_button());
+        const session::RunRecord first = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(first.receipt.outcome), QString("finished"));
+        const QString kept = folder_->filePath("trained.h5");
+        QVERIFY(QFile::copy(QString::fromStdString(first.weights().string()), kept));
+
+        window_->prompts().checkpoint_path = [&] { return kept; };
+        window_->resume_checkpoint_action()->trigger();
+        QVERIFY(controller_->running());
+        const session::RunRecord second = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(second.receipt.outcome), QString("finished"));
+        // The weights file's project, not yet saved as a file: its own list of runs.
+        QCOMPARE(QString::fromStdString(second.receipt.name), QString("Run 1 (continued from trained.h5)"));
+        QCOMPARE(second.receipt.epochs_completed, first.receipt.epochs_completed);
+        QCOMPARE(second.history.batches.size(), first.history.batches.size());
+        QCOMPARE(second.history.batches.front().position, first.history.batches.front().position);
+        // From the trained weights, not from new ones: the first batches already have the low loss
+        // that the first run reached only at its end.
+        const double first_start = first.history.batches.front().loss;
+        const double second_start = second.history.batches.front().loss;
+        QVERIFY2(second_start < 0.5 * first_start,
+                 qPrintable(QString("first batch loss %1 from the file's weights, %2 from new ones")
+                                .arg(second_start)
+                                .arg(first_start)));
+        window_->document()->undo_stack()->setClean();  // the test leaves the opened project unsaved
+    }
+
+    // The learner's way out and back: a run exported for training in PyTorch trains there (one
+    // process, on the CPU), and the weights file it saves comes back into the studio, where a new
+    // run goes on from those weights.
+    void aRunExportedForTrainingInPyTorchTrainsThereAndComesBack() {
+        open(test::two_class_folder_project(images()));
+        QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
+        press(panel()->train_button());
+        const session::RunRecord first = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(first.receipt.outcome), QString("finished"));
+        const QString script = folder_->filePath("halves_train.py");
+        dashboard()->run_list()->ask_script_path = [&](const QString&) { return script; };
+        emit window_->export_menu()->aboutToShow();
+        auto* export_action = window_->export_menu()->findChild<QAction*>("exportPyTorchTrainingScriptAction");
+        QVERIFY(export_action && export_action->isEnabled());
+        export_action->trigger();
+        QVERIFY(QFile::exists(script));
+
+        // The script starts from the run's weights, copied beside it, and saves beside it under its
+        // own name by default.
+        QVERIFY(QFile::exists(folder_->filePath("halves_train_start.h5")));
+        const QString trained = folder_->filePath("halves_train.h5");
+        QProcess python;
+        python.start("/usr/bin/python3", {script, "--epochs", "1"});
+        QVERIFY2(python.waitForFinished(300000), "the exported script did not end within 5 minutes");
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        QVERIFY(QFile::exists(trained));
+
+        window_->prompts().checkpoint_path = [&] { return trained; };
+        window_->resume_checkpoint_action()->trigger();
+        QVERIFY(controller_->running());
+        const session::RunRecord back = wait_for_end(ended);
+        QCOMPARE(QString::fromStdString(back.receipt.outcome), QString("finished"));
+        QCOMPARE(QString::fromStdString(back.receipt.name), QString("Run 1 (continued from halves_train.h5)"));
+        // It starts where PyTorch left off: already far below the loss of new weights.
+        const double new_start = first.history.batches.front().loss;
+        const double back_start = back.history.batches.front().loss;
+        QVERIFY2(back_start < 0.5 * new_start, qPrintable(QString("first batch loss %1 from PyTorch's weights, %2 "
+                                                                  "from new ones")
+                                                              .arg(back_start)
+                                                              .arg(new_start)));
+        QVERIFY(back.receipt.validation && back.receipt.validation->accuracy > 0.8);
+        window_->document()->undo_stack()->setClean();  // the test leaves the opened project unsaved
+    }
+
     // `backprop train` records its run as the studio does: the studio's run list shows it, and
     // `backprop runs` lists it beside the studio's own run, each with its evaluation.
     void aCommandLineRunAndAStudioRunShareOneList() {

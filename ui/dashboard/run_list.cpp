@@ -13,7 +13,6 @@
 #include <QMessageBox>
 #include <QPixmap>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QShortcut>
 #include <QStyledItemDelegate>
 #include <QTreeWidget>
@@ -23,12 +22,9 @@
 
 #include "engine/base/number_text.h"
 #include "engine/base/same_file.h"
-#include "engine/runs/code_export.h"
-#include "engine/runs/saved_weights.h"
 #include "ui/charts/run_palette.h"
 #include "ui/dashboard/hideable_columns.h"
 #include "ui/dashboard/run_receipt_text.h"
-#include "ui/dialog_folder.h"
 #include "ui/results/results_export.h"
 
 namespace bps::ui {
@@ -68,16 +64,6 @@ QIcon swatch(const QColor& colour) {
     return QIcon(pixmap);
 }
 
-// "Run 3" -> "Run 3.h5" beside the project; characters no file system accepts become '-'.
-QString suggested_file_name(const session::RunRecord& record) {
-    QString name = text_of(record.receipt.project_name);
-    if (!name.isEmpty()) name += QLatin1Char('-');
-    name += record.receipt.name.empty() ? QString::fromStdString(record.id()) : text_of(record.receipt.name);
-    for (QChar& c : name)
-        if (QStringLiteral("/\\:*?\"<>|").contains(c)) c = QLatin1Char('-');
-    return name + QStringLiteral(".h5");
-}
-
 }  // namespace
 
 RunList::RunList(QWidget* parent) : QWidget(parent) {
@@ -93,6 +79,10 @@ RunList::RunList(QWidget* parent) : QWidget(parent) {
     ask_script_path = [this](const QString& suggested) {
         return QFileDialog::getSaveFileName(this, tr("Export the network as a Python script"), suggested,
                                             tr("Python scripts (*.py)"), nullptr, QFileDialog::DontConfirmOverwrite);
+    };
+    ask_onnx_path = [this](const QString& suggested) {
+        return QFileDialog::getSaveFileName(this, tr("Export the network as an ONNX model"), suggested,
+                                            tr("ONNX models (*.onnx)"), nullptr, QFileDialog::DontConfirmOverwrite);
     };
 
     tree_ = new QTreeWidget(this);
@@ -292,67 +282,6 @@ bool RunList::remove(const QString& id, QString* error) {
     return true;
 }
 
-bool RunList::export_weights(const QString& id, const QString& destination, QString* error) {
-    if (error) error->clear();
-    const session::RunRecord* record = run(id);
-    if (!record) return fail(error, tr("There is no run %1 to export.").arg(id));
-    const QString name = text_of(record->receipt.name);
-    if (!has_weights(*record)) return fail(error, tr("“%1” kept no weights to export.").arg(name));
-    const QString source = path_text(record->weights());
-    if (!refuse_kept_file(destination, error)) return false;
-    if (QFileInfo::exists(destination) &&
-        !confirm(tr("%1 exists. Replace it with the weights of “%2”?").arg(destination, name)))
-        return false;
-    QFile file(source);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(error, tr("Could not read the weights of “%1”: %2").arg(name, file.errorString()));
-    return write_whole(destination, file.readAll(), error);
-}
-
-// QSaveFile writes beside the destination and renames over it: a failure leaves the old file.
-bool RunList::write_whole(const QString& destination, const QByteArray& bytes, QString* error) {
-    QSaveFile out(destination);
-    if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit())
-        return fail(error, tr("Could not write %1: %2. Nothing was replaced.").arg(destination, out.errorString()));
-    return true;
-}
-
-bool RunList::export_script(const QString& id, ScriptKind kind, const QString& script, QString* error) {
-    if (error) error->clear();
-    const session::RunRecord* record = run(id);
-    if (!record) return fail(error, tr("There is no run %1 to export.").arg(id));
-    const QString name = text_of(record->receipt.name);
-    if (!has_weights(*record)) return fail(error, tr("“%1” kept no weights to export.").arg(name));
-    const QFileInfo script_file(script);
-    const QString weights_name = script_file.completeBaseName() + ".h5";
-    const QString weights = script_file.dir().filePath(weights_name);
-    // The script may sit beside the run's own weights (then they are not copied); nothing kept is replaced.
-    if (!refuse_kept_file(script, error) || !refuse_kept_file(weights, error, record->weights())) return false;
-    QStringList existing;
-    for (const QString& file : {script, weights})
-        if (QFileInfo::exists(file)) existing << file;
-    if (!existing.isEmpty() &&
-        !confirm(tr("%1 already exist. Replace them with the network of “%2”?").arg(existing.join(tr(" and ")), name)))
-        return false;
-    std::string text;
-    try {
-        const session::SavedWeights saved = session::read_saved_weights(record->weights());
-        const project::Project project = session::project_of(saved);
-        text = kind == ScriptKind::pytorch
-                   ? session::pytorch_script(project, session::card_of(saved), weights_name.toStdString())
-                   : session::keras_script(project, session::card_of(saved), weights_name.toStdString());
-    } catch (const std::exception& failure) {
-        return fail(error, tr("Could not export “%1”: %2").arg(name, text_of(failure.what())));
-    }
-    if (!io::same_file(weights.toStdWString(), record->weights())) {
-        QFile source(path_text(record->weights()));
-        if (!source.open(QIODevice::ReadOnly))
-            return fail(error, tr("Could not read the weights of “%1”: %2").arg(name, source.errorString()));
-        if (!write_whole(weights, source.readAll(), error)) return false;
-    }
-    return write_whole(script, QByteArray::fromStdString(text), error);
-}
-
 bool RunList::can_continue(const QString& id) const {
     const session::RunRecord* record = run(id);
     std::error_code ignored;
@@ -388,13 +317,27 @@ QMenu* RunList::context_menu(const QString& id) {
     QAction* export_action = menu->addAction(tr("Export weights…"));
     export_action->setEnabled(has_weights(*record));
     connect(export_action, &QAction::triggered, this, [this, id] { export_weights_asking(id); });
-    for (const auto& [kind, text] : {std::pair{ScriptKind::pytorch, tr("Export for PyTorch…")},
-                                     std::pair{ScriptKind::keras, tr("Export for Keras…")}}) {
-        QAction* script_action = menu->addAction(text);
-        script_action->setObjectName(kind == ScriptKind::pytorch ? "exportPyTorchAction" : "exportKerasAction");
+    struct ScriptExport {
+        ScriptKind kind;
+        QString text;
+        const char* name;
+    };
+    for (const ScriptExport& script :
+         {ScriptExport{ScriptKind::pytorch, tr("Export for PyTorch…"), "exportPyTorchAction"},
+          ScriptExport{ScriptKind::keras, tr("Export for Keras…"), "exportKerasAction"},
+          ScriptExport{ScriptKind::pytorch_training, tr("Export for Training in PyTorch…"),
+                       "exportPyTorchTrainingAction"},
+          ScriptExport{ScriptKind::keras_training, tr("Export for Training in Keras…"), "exportKerasTrainingAction"}}) {
+        QAction* script_action = menu->addAction(script.text);
+        script_action->setObjectName(script.name);
         script_action->setEnabled(has_weights(*record));
-        connect(script_action, &QAction::triggered, this, [this, id, kind = kind] { export_script_asking(id, kind); });
+        connect(script_action, &QAction::triggered, this,
+                [this, id, kind = script.kind] { export_script_asking(id, kind); });
     }
+    QAction* onnx_action = menu->addAction(tr("Export as ONNX…"));
+    onnx_action->setObjectName("exportOnnxAction");
+    onnx_action->setEnabled(has_weights(*record));
+    connect(onnx_action, &QAction::triggered, this, [this, id] { export_onnx_asking(id); });
     QAction* show_action = menu->addAction(tr("Show in folder"));
     const QUrl url = QUrl::fromLocalFile(path_text(record->folder));
     connect(show_action, &QAction::triggered, this, [url] { QDesktopServices::openUrl(url); });
@@ -494,37 +437,6 @@ void RunList::item_changed(QTreeWidgetItem* item, int column) {
     }
     // Not the name: the tick.
     emit tickedRunsChanged(ticked_runs());
-}
-
-QString RunList::run_to_export() const {
-    const QString selected = selected_run();
-    if (const session::RunRecord* record = run(selected); record && has_weights(*record)) return selected;
-    for (auto it = runs_.rbegin(); it != runs_.rend(); ++it)
-        if (has_weights(*it)) return QString::fromStdString(it->id());
-    return {};
-}
-
-void RunList::export_weights_asking(const QString& id) {
-    const session::RunRecord* record = run(id);
-    if (!record) return;
-    // Beside the project, or in Documents for one never saved (not its runs' hidden folder).
-    const QString suggested = in_dialog_folder(this, suggested_file_name(*record));
-    const QString destination = ask_export_path(suggested);
-    if (destination.isEmpty()) return;
-    QString error;
-    export_weights(id, destination, &error);
-}
-
-void RunList::export_script_asking(const QString& id, ScriptKind kind) {
-    const session::RunRecord* record = run(id);
-    if (!record) return;
-    QString suggested = in_dialog_folder(this, suggested_file_name(*record));
-    suggested =
-        suggested.left(suggested.lastIndexOf('.')) + (kind == ScriptKind::pytorch ? "_pytorch.py" : "_keras.py");
-    const QString script = ask_script_path(suggested);
-    if (script.isEmpty()) return;
-    QString error;
-    export_script(id, kind, script, &error);
 }
 
 void RunList::delete_selected() {

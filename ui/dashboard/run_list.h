@@ -79,17 +79,23 @@ public:
     // Copies the run's weights file; an existing destination is replaced only after `confirm`, and
     // whole (a failed copy leaves it as it was).
     bool export_weights(const QString& id, const QString& destination, QString* error);
-    // Writes a PyTorch or Keras script that re-creates the run's network (session/code_export.h),
-    // and the run's weights beside it as "<script name>.h5", which the script loads.
-    enum class ScriptKind { pytorch, keras };
+    // Writes a PyTorch or Keras script that re-creates the run's network and predicts
+    // (engine/runs/code_export.h) or trains it further (engine/runs/training_script.h), and the
+    // run's weights beside it, which the script loads: "<script name>.h5" for a script that
+    // predicts, "<script name>_start.h5" for one that trains (it saves "<script name>.h5").
+    enum class ScriptKind { pytorch, keras, pytorch_training, keras_training };
     bool export_script(const QString& id, ScriptKind kind, const QString& script, QString* error);
+    // Writes the run's network with its weights as an ONNX model (engine/runs/onnx_export.h);
+    // an existing destination is replaced only after `confirm`, and whole.
+    bool export_onnx(const QString& id, const QString& destination, QString* error);
     // The run kept a checkpoint (checkpoint.h5 in its folder): training can go on from it.
     bool can_continue(const QString& id) const;
     // What File > Export acts on: the selected run, else the newest with weights; empty: none.
     QString run_to_export() const;
-    // Asks where (ask_export_path, ask_script_path), then exports as above.
+    // Asks where (ask_export_path, ask_script_path, ask_onnx_path), then exports as above.
     void export_weights_asking(const QString& id);
     void export_script_asking(const QString& id, ScriptKind kind);
+    void export_onnx_asking(const QString& id);
 
     QString selected_run() const;  // empty when none
     void select_run(const QString& id);
@@ -98,6 +104,7 @@ public:
     std::function<bool(const QString& question)> confirm;
     std::function<QString(const QString& suggested)> ask_export_path;
     std::function<QString(const QString& suggested)> ask_script_path;
+    std::function<QString(const QString& suggested)> ask_onnx_path;
 
     QTreeWidget* tree() const { return tree_; }
     // Which columns are hidden (the header's context menu), remembered in QSettings under columns_key.
@@ -106,8 +113,9 @@ public:
     QLabel* problems_label() const { return problems_; }
     QPushButton* export_button() const { return export_; }
     QPushButton* delete_button() const { return delete_; }
-    // The row's context menu (Rename, Continue training, Export weights…, Export for PyTorch…, Export
-    // for Keras…, Show in folder, Delete…), owned by the caller.
+    // The row's context menu (Rename, Continue training, Export weights…, the Python scripts
+    // (predicting and training, PyTorch and Keras), Export as ONNX…, Show in folder, Delete…),
+    // owned by the caller.
     QMenu* context_menu(const QString& id);
 
 signals:
@@ -131,6 +139,8 @@ private:
     void fill_row(QTreeWidgetItem* item, const session::RunRecord& record);
     void item_changed(QTreeWidgetItem* item, int column);
     bool write_whole(const QString& destination, const QByteArray& bytes, QString* error);
+    // Where an export of `record` is offered: its file name with `suffix`, in the dialog folder.
+    QString suggested_export(const session::RunRecord& record, const QString& suffix) const;
     void delete_selected();
     void update_buttons();
     bool fail(QString* error, const QString& message);

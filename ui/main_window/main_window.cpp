@@ -267,6 +267,14 @@ void MainWindow::create_menus() {
     add_export(tr("&Keras Script…"), "exportKerasScriptAction", [this](const QString& id) {
         dashboard_->run_list()->export_script_asking(id, RunList::ScriptKind::keras);
     });
+    add_export(tr("PyTorch &Training Script…"), "exportPyTorchTrainingScriptAction", [this](const QString& id) {
+        dashboard_->run_list()->export_script_asking(id, RunList::ScriptKind::pytorch_training);
+    });
+    add_export(tr("Keras Tr&aining Script…"), "exportKerasTrainingScriptAction", [this](const QString& id) {
+        dashboard_->run_list()->export_script_asking(id, RunList::ScriptKind::keras_training);
+    });
+    add_export(tr("&ONNX Model…"), "exportOnnxModelAction",
+               [this](const QString& id) { dashboard_->run_list()->export_onnx_asking(id); });
     connect(export_menu_, &QMenu::aboutToShow, this, [this] {
         const bool any = !dashboard_->run_list()->run_to_export().isEmpty();
         for (QAction* action : export_menu_->actions()) action->setEnabled(any);

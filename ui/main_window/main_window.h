@@ -140,7 +140,7 @@ public:
     QMenu* recent_menu() const { return recent_menu_; }
     QAction* save_action() const { return save_; }
     QAction* save_as_action() const { return save_as_; }
-    QMenu* export_menu() const { return export_menu_; }  // Weights…, PyTorch Script…, Keras Script…
+    QMenu* export_menu() const { return export_menu_; }  // Weights…, the Python scripts, ONNX Model…
     QAction* resume_checkpoint_action() const { return resume_checkpoint_; }
     QAction* recover_unsaved_runs_action() const { return recover_unsaved_runs_; }
     // Opens a checkpoint's project and asks resume_training to go on from it.

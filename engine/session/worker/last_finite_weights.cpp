@@ -12,8 +12,7 @@ namespace {
 std::vector<io::NamedArray> read_now(ops::Runtime& runtime, const std::vector<model::ParameterView>& views) {
     std::vector<io::NamedArray> arrays;
     arrays.reserve(views.size());
-    for (const model::ParameterView& view : views)
-        arrays.push_back({view.name, io::parameter_dims(view.value.shape), runtime.read(view.value)});
+    for (const model::ParameterView& view : views) arrays.push_back({view.name, view.dims, runtime.read(view.value)});
     return arrays;
 }
 
@@ -59,7 +58,7 @@ void LastFiniteWeights::offer_now(ops::Runtime& runtime, const model::Network& n
         reads.resize(views.size());
         for (std::size_t i = 0; i < views.size(); ++i) {
             reads[i].array.name = views[i].name;
-            reads[i].array.dims = io::parameter_dims(views[i].value.shape);
+            reads[i].array.dims = views[i].dims;
             reads[i].read.start(runtime, views[i].value);
         }
     };

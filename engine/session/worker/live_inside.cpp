@@ -39,12 +39,12 @@ std::shared_ptr<const InsideSnapshot> LiveInside::between_batches(ops::Runtime& 
     std::size_t gradient = 0;
     for (std::size_t i = 0; i < views.size(); ++i) {
         weights_[i].array.name = views[i].name;
-        weights_[i].array.dims = io::parameter_dims(views[i].value.shape);
+        weights_[i].array.dims = views[i].dims;
         weights_[i].read.start(runtime, views[i].value);
         if (!views[i].gradient.buffer) continue;
         PendingRead& read = gradients_[gradient++];
         read.array.name = views[i].name;
-        read.array.dims = io::parameter_dims(views[i].gradient.shape);
+        read.array.dims = views[i].dims;
         read.read.start(runtime, views[i].gradient);
     }
     taking_ = InsideSnapshot{batches, epoch, position, {}, {}};
@@ -56,8 +56,7 @@ std::shared_ptr<const InsideSnapshot> LiveInside::between_batches(ops::Runtime& 
 std::vector<io::NamedArray> download_gradients(ops::Runtime& runtime, const model::Network& network) {
     std::vector<io::NamedArray> gradients;
     for (const model::ParameterView& view : network.parameters())
-        if (view.gradient.buffer)
-            gradients.push_back({view.name, io::parameter_dims(view.gradient.shape), runtime.read(view.gradient)});
+        if (view.gradient.buffer) gradients.push_back({view.name, view.dims, runtime.read(view.gradient)});
     return gradients;
 }
 

@@ -407,7 +407,7 @@ void TrainingRun::run_epochs(model::Network& network, DeviceTrainingSet* device_
 void TrainingRun::write_checkpoint(model::Network& network, const CheckpointPosition& position, JobResult& result) {
     std::vector<io::NamedArray> state;
     for (const model::ParameterView& view : network.optimizer_state())
-        state.push_back({view.name, io::parameter_dims(view.value.shape), runtime.read(view.value)});
+        state.push_back({view.name, view.dims, runtime.read(view.value)});
     std::vector<io::NamedArray> weights = io::download_parameters(runtime, network);
     checkpointed.reset();
     save_checkpoint(checkpoint, project, card, weights, state, position);
@@ -439,7 +439,7 @@ void TrainingRun::restore_optimizer_state(model::Network& network) {
                       "; resume with the optimiser the run was trained with");
     for (std::size_t i = 0; i < views.size(); ++i) {
         const io::NamedArray& saved = resume_optimizer_state[i];
-        const std::vector<int> dims = io::parameter_dims(views[i].value.shape);
+        const std::vector<int>& dims = views[i].dims;
         if (saved.name != views[i].name || saved.dims != dims)
             throw problem("holds '" + saved.name + "' (" + io::dims_text(saved.dims) + ") where the network has '" +
                           views[i].name + "' (" + io::dims_text(dims) + ")");

@@ -333,3 +333,43 @@ TEST_CASE("the last checkpoint's arrays are the run's weights, bit for bit, down
     const SavedWeights saved = read_saved_weights(checkpointed.save_weights);
     CHECK(same_bits(weights, weights_for_network(saved, *saved.project, saved.card->shape)));
 }
+
+// A 1x1 Conv2D weight {out, in, 1, 1} is saved with its layer's dims, not taken for a Dense weight:
+// a run with 1x1 convolutions checkpoints, saves its weights and resumes with its optimiser state
+// (the two-class images are 1x4x4: the first 1x1 convolution reads one channel, the last gives one).
+TEST_CASE("a run with 1x1 convolutions saves its weights, checkpoints and resumes", "[checkpoint]") {
+    test::TempDir dir("checkpoint-conv1x1");
+    JobSetup first;
+    first.project = project_with(train::OptimizerKind::adam);
+    first.project.network.layers = {model::input_layer(),
+                                    model::conv2d("widen", 4, 1),
+                                    model::activation("relu", model::Activation::relu),
+                                    model::conv2d("mix", 4, 1),
+                                    model::conv2d("narrow", 1, 1),
+                                    model::flatten("flatten"),
+                                    model::dense("out", 2, train::Initializer::glorot_uniform)};
+    first.epochs = 1;
+    first.checkpoint = dir.path() / "run.h5";
+    first.save_weights = dir.path() / "weights.h5";
+    const Ended part = run_job(first);
+    const SavedWeights saved = read_saved_weights(first.save_weights);
+    const std::vector<io::NamedArray> weights = weights_for_network(saved, *saved.project, saved.card->shape);
+    CHECK(same_bits(weights, part.result->weights));
+    REQUIRE(weights.size() == 8);
+    CHECK(weights[0].name == "widen.weight");
+    CHECK(weights[0].dims == std::vector<int>{4, 1, 1, 1});
+    CHECK(weights[2].dims == std::vector<int>{4, 4, 1, 1});
+    CHECK(weights[4].dims == std::vector<int>{1, 4, 1, 1});
+    const Checkpoint checkpoint = read_checkpoint(first.checkpoint);
+    REQUIRE(checkpoint.optimizer_state.size() == 16);
+    CHECK(checkpoint.optimizer_state[4].name == "mix.weight.state0");  // Adam's two moments a parameter
+    CHECK(checkpoint.optimizer_state[4].dims == std::vector<int>{4, 4, 1, 1});
+
+    JobSetup rest;
+    rest.project = test::two_class_project();  // ignored: the checkpoint's project is the run's
+    rest.resume_from = first.checkpoint;
+    rest.epochs = 2;
+    const Ended resumed = run_job(rest);
+    CHECK(resumed.result->epochs_completed == 2);
+    CHECK(resumed.first_epoch == 1);
+}

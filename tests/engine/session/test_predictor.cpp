@@ -70,7 +70,7 @@ session::ModelCard small_card() {
     return card;
 }
 
-// Every parameter as the engine names and shapes it (io::parameter_dims of Network::parameters()),
+// Every parameter as the engine names and shapes it (the dims of Network::parameters()),
 // random and never zero.
 std::vector<io::NamedArray> small_weights() {
     const int f = ReferenceNetwork::filters, hidden = ReferenceNetwork::hidden, classes = ReferenceNetwork::classes;
