@@ -51,7 +51,7 @@ std::string path_from_script(const std::filesystem::path& weights, const std::fi
     return (relative.empty() ? absolute_weights : relative).generic_string();
 }
 
-void check_script_destination(const std::filesystem::path& file) {
+void check_destination(const std::filesystem::path& file) {
     try {
         io::check_can_save(file);
     } catch (const io::SaveProblem& problem) {
@@ -59,7 +59,7 @@ void check_script_destination(const std::filesystem::path& file) {
     }
 }
 
-void write_script(const std::filesystem::path& file, const std::string& text) {
+void write_output(const std::filesystem::path& file, const std::string& text) {
     try {
         io::save_atomically(file, text);
     } catch (const io::SaveProblem& problem) {
@@ -138,7 +138,7 @@ int run_export(Arguments& arguments) {
                          "--pytorch-train or --keras-train");
     // Every folder is checked before anything is written: no half-done export.
     for (const NamedFile& output : all_outputs)
-        if (!output.file.empty()) check_script_destination(output.file);
+        if (!output.file.empty()) check_destination(output.file);
 
     project::Project project;
     session::ModelCard card;
@@ -156,13 +156,13 @@ int run_export(Arguments& arguments) {
     const auto weights_for = [&](const std::string& script) {
         return weights_file.empty() ? std::string() : path_from_script(weights_file, script);
     };
-    if (pytorch) write_script(*pytorch, session::pytorch_script(project, card, weights_for(*pytorch)));
-    if (keras) write_script(*keras, session::keras_script(project, card, weights_for(*keras)));
+    if (pytorch) write_output(*pytorch, session::pytorch_script(project, card, weights_for(*pytorch)));
+    if (keras) write_output(*keras, session::keras_script(project, card, weights_for(*keras)));
     if (pytorch_train)
-        write_script(*pytorch_train, session::pytorch_training_script(project, card, weights_for(*pytorch_train)));
+        write_output(*pytorch_train, session::pytorch_training_script(project, card, weights_for(*pytorch_train)));
     if (keras_train)
-        write_script(*keras_train, session::keras_training_script(project, card, weights_for(*keras_train)));
-    if (onnx) write_script(*onnx, onnx_bytes);
+        write_output(*keras_train, session::keras_training_script(project, card, weights_for(*keras_train)));
+    if (onnx) write_output(*onnx, onnx_bytes);
     return exit_ok;
 }
 

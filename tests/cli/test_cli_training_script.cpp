@@ -3,6 +3,7 @@
 // as two processes under torchrun (gloo), and the weights it saves are read back by
 // `backprop evaluate`: the proof that the file is the studio's. TensorFlow is not installed, so the
 // Keras script is compiled and checked for its lines, as the predicting Keras script is.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
@@ -59,8 +60,7 @@ TEST_CASE("the PyTorch training script of the mlp trains an epoch of Fashion-MNI
         run_command("OMP_NUM_THREADS=1 /usr/bin/python3 " + quote(script) + " --out " + quote(weights), 300);
     INFO(trained.output);
     REQUIRE(trained.exit_code == 0);
-    CHECK(trained.output.find("1 process on cpu, batch size 64 per process, 64 in all (global)") !=
-          std::string::npos);
+    CHECK(trained.output.find("1 process on cpu, batch size 64 per process, 64 in all (global)") != std::string::npos);
     CHECK(trained.output.find("epoch 1/1: loss ") != std::string::npos);
 
     // The script's file, read by the studio's own reader: the accuracy is the weights', not the log's.
@@ -182,6 +182,40 @@ TEST_CASE("export refuses a training script over its input or in a folder it can
                                  " has none: give the .h5 file that training saved, or write a "
                                  "training script with --pytorch-train or --keras-train"));
     CHECK_FALSE(std::filesystem::exists(dir.path() / "model.py"));
+}
+
+TEST_CASE("the training script never saves over the weights it starts from, and a failed run keeps an earlier save",
+          "[cli][export][training-script]") {
+    TempDir dir("cli-train-keeps");
+    const std::filesystem::path start = dir.path() / "start.h5";
+    REQUIRE(
+        run_command(backprop("train mlp --batches 2 --no-run-folder --save-weights " + quote(start)), 300).exit_code ==
+        0);
+    const std::string start_bytes = read_text(start);
+    const std::filesystem::path script = dir.path() / "train.py";
+    REQUIRE(run_command(backprop("export " + quote(start) + " --pytorch-train " + quote(script))).exit_code == 0);
+
+    const ProcessResult over_start =
+        run_command("OMP_NUM_THREADS=1 /usr/bin/python3 " + quote(script) + " --out " + quote(start), 120);
+    INFO(over_start.output);
+    CHECK(over_start.exit_code != 0);
+    CHECK(over_start.output.find(start.string() + ": the weights to start from would be overwritten") !=
+          std::string::npos);
+    CHECK(read_text(start) == start_bytes);
+
+    // An earlier good save, then a run that fails (its data folder is missing): the save stays whole.
+    const std::filesystem::path earlier = dir.path() / "earlier.h5";
+    std::filesystem::copy_file(start, earlier);
+    const ProcessResult failed = run_command("OMP_NUM_THREADS=1 /usr/bin/python3 " + quote(script) + " --out " +
+                                                 quote(earlier) + " --data " + quote(dir.path() / "no-data"),
+                                             120);
+    INFO(failed.output);
+    CHECK(failed.exit_code != 0);
+    CHECK(read_text(earlier) == start_bytes);
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) files.push_back(entry.path().filename());
+    std::sort(files.begin(), files.end());
+    CHECK(files == std::vector<std::filesystem::path>{"earlier.h5", "start.h5", "train.py"});
 }
 
 TEST_CASE("the Keras training script is valid Python that builds the project under MirroredStrategy",
