@@ -11,6 +11,8 @@
 namespace bps::bench {
 
 namespace {
+// The kernels this file launches (kernels/elementwise.cl), named once.
+const ops::KernelId fill_kernel{"elementwise", "fill"};
 
 // Runs `timed` (which waits for the device itself) until about `seconds` have passed, at least 3
 // and at most 200 times; returns each run's milliseconds.
@@ -102,7 +104,7 @@ SgemmRate measure_sgemm(ops::Runtime& runtime, int n, double seconds) {
 LaunchLatency measure_launch_latency(ops::Runtime& runtime) {
     LaunchLatency result;
     cl::Buffer one(runtime.context(), sizeof(float));
-    cl::Kernel& fill = runtime.kernel("elementwise", "fill");
+    cl::Kernel& fill = runtime.kernel(fill_kernel);
     fill.arg(0, 1).arg(1, 0.0f).arg(2, one);
     runtime.run_in_groups(fill, 1, 1);
     runtime.finish();

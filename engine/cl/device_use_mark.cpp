@@ -63,10 +63,6 @@ std::string process_list(const std::vector<std::uint64_t>& processes, std::strin
     return text;
 }
 
-bool is_pocl(const device::DeviceDescription& device) {
-    return device.platform_name.find("Portable Computing Language") != std::string::npos;
-}
-
 // The driver caches of this device's platform (also one the user's variable points elsewhere);
 // all of them when the platform is none we know.
 std::vector<DriverCache> caches_of(const fs::path& cache_root, const device::DeviceDescription& device) {
@@ -74,7 +70,7 @@ std::vector<DriverCache> caches_of(const fs::path& cache_root, const device::Dev
     const std::string& platform = device.platform_name;
     std::vector<DriverCache> matching;
     for (const DriverCache& cache : all) {
-        const bool pocl = cache.driver == "PoCL" && is_pocl(device);
+        const bool pocl = cache.driver == "PoCL" && device::is_pocl(device);
         const bool named = platform.find(cache.driver) != std::string::npos;
         if (pocl || named) matching.push_back(cache);
     }
@@ -211,7 +207,7 @@ DeviceUseMark::DeviceUseMark(const fs::path& cache_root, const device::DeviceDes
     }
     // PoCL aborts the process when a kernel library of its cache is damaged: such files are
     // removed before PoCL can load them, and PoCL builds them anew.
-    if (is_pocl(device) && skipped_.empty()) {
+    if (device::is_pocl(device) && skipped_.empty()) {
         for (const DriverCache& cache : caches_of(cache_root, device)) {
             if (cache.driver != "PoCL") continue;
             const std::vector<fs::path> removed = remove_damaged_pocl_libraries(cache.folder);

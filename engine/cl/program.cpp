@@ -90,7 +90,7 @@ bool holds_kernels(cl_program program, const std::set<std::string>& wanted) {
 }  // namespace
 
 Program::Program(const Context& context, std::string name, std::string_view source, std::string options,
-                 KernelCache* cache)
+                 KernelCache* cache, CacheWrite write)
     : name_(std::move(name)), device_(context.device().id) {
     const DeviceInfo& device = context.device();
     const CacheKey key{std::string(source),     options,     device.platform_name,
@@ -123,7 +123,7 @@ Program::Program(const Context& context, std::string name, std::string_view sour
     if (status != CL_SUCCESS)
         throw ClError("clBuildProgram", status, "program '" + name_ + "' on '" + device.name + "'",
                       build_log(program, device.id));
-    if (cache) cache->store(key, program_binary(program, name_));
+    if (cache && write == CacheWrite::store) cache->store(key, program_binary(program, name_));
 }
 
 Kernel::Kernel(const Program& program, const std::string& name) : name_(name) {

@@ -14,13 +14,17 @@ namespace bps::cl {
 
 class KernelCache;
 
+// Whether a program built from source is written to the kernel cache (see ops::CacheWrites).
+enum class CacheWrite { store, skip };
+
 class Program {
 public:
     // Builds `source` with `options` for the context's device. With a cache, a valid cached
     // binary is used and a binary built from source is stored. A compile error throws ClError
-    // carrying the compiler's build log. `name` (e.g. "elementwise") appears in errors.
+    // carrying the compiler's build log. `name` (e.g. "elementwise") appears in errors. With
+    // CacheWrite::skip a cached binary is still used, but one built from source is not stored.
     Program(const Context& context, std::string name, std::string_view source, std::string options = {},
-            KernelCache* cache = nullptr);
+            KernelCache* cache = nullptr, CacheWrite write = CacheWrite::store);
     cl_program get() const noexcept { return program_.get(); }
     const std::string& name() const noexcept { return name_; }
     bool from_cache() const noexcept { return from_cache_; }

@@ -60,6 +60,10 @@ std::string no_opencl_help() {
 
 NoDeviceError::NoDeviceError() : std::runtime_error(no_opencl_help()) {}
 
+bool is_pocl(const DeviceDescription& device) {
+    return device.platform_name.find("Portable Computing Language") != std::string::npos;
+}
+
 std::size_t default_device_index(const std::vector<DeviceDescription>& devices) {
     if (devices.empty()) throw NoDeviceError();
     const auto better = [](const DeviceDescription& a, const DeviceDescription& b) {

@@ -57,6 +57,10 @@ public:
     NoDeviceError();
 };
 
+// Whether the device is PoCL's (the CPU driver), whose compiler and caches behave unlike a GPU
+// driver's (cl/device_use_mark.h, ops/runtime.h).
+bool is_pocl(const DeviceDescription& device);
+
 // How to install an OpenCL driver on this operating system (shown by the CLI and the GUI).
 std::string no_opencl_help();
 

@@ -7,6 +7,11 @@
 namespace bps::ops {
 
 namespace {
+// The kernels this file launches (kernels/activation.cl), named once.
+const KernelId activation_forward_kernel{"activation", "activation_forward"};
+const KernelId activation_backward_kernel{"activation", "activation_backward"};
+const KernelId activation_gradient_from_output_kernel{"activation", "activation_gradient_from_output"};
+
 void require_same(const Tensor& a, const Tensor& b, const char* what) {
     if (a.count() != b.count())
         throw std::invalid_argument(std::string("activation ") + what + ": " + a.shape.to_string() + " and " +
@@ -17,7 +22,7 @@ void require_same(const Tensor& a, const Tensor& b, const char* what) {
 void activation_forward(Runtime& runtime, model::Activation kind, float slope, const Tensor& x, const Tensor& y) {
     require_same(x, y, "forward");
     const int n = static_cast<int>(x.count());
-    runtime.run("activation", "activation_forward", x.count(), n, static_cast<int>(kind), slope, x, y);
+    runtime.run(activation_forward_kernel, x.count(), n, static_cast<int>(kind), slope, x, y);
 }
 
 void activation_backward(Runtime& runtime, model::Activation kind, float slope, const Tensor& x, const Tensor& y,
@@ -26,7 +31,7 @@ void activation_backward(Runtime& runtime, model::Activation kind, float slope, 
     require_same(x, dy, "backward");
     require_same(x, dx, "backward");
     const int n = static_cast<int>(x.count());
-    runtime.run("activation", "activation_backward", x.count(), n, static_cast<int>(kind), slope, x, y, dy, dx,
+    runtime.run(activation_backward_kernel, x.count(), n, static_cast<int>(kind), slope, x, y, dy, dx,
                 static_cast<int>(write == GradWrite::accumulate));
 }
 
@@ -51,7 +56,7 @@ void require_fusable(const std::optional<FusedActivation>& activation, const Ten
 void activation_gradient_from_output(Runtime& runtime, const FusedActivation& activation, const Tensor& y,
                                      const Tensor& dy) {
     require_fusable(activation, y, dy, "activation backward");
-    runtime.run("activation", "activation_gradient_from_output", dy.count(), static_cast<int>(dy.count()),
+    runtime.run(activation_gradient_from_output_kernel, dy.count(), static_cast<int>(dy.count()),
                 static_cast<int>(activation.kind), activation.slope, y, dy);
 }
 

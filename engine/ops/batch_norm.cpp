@@ -9,6 +9,12 @@
 namespace bps::ops {
 
 namespace {
+// The kernels this file launches (kernels/batch_norm.cl), named once.
+const KernelId batch_norm_forward_eval_kernel{"batch_norm", "batch_norm_forward_eval"};
+const KernelId batch_norm_backward_eval_kernel{"batch_norm", "batch_norm_backward_eval"};
+const KernelId batch_norm_forward_train_kernel{"batch_norm", "batch_norm_forward_train"};
+const KernelId batch_norm_backward_kernel{"batch_norm", "batch_norm_backward"};
+
 void require_shape(const Tensor& tensor, const Shape& expected, const char* op, const char* what) {
     if (tensor.shape != expected)
         throw std::invalid_argument(std::string(op) + ": " + what + " is " + tensor.shape.to_string() + ", expected " +
@@ -31,8 +37,8 @@ std::size_t group_size(const Runtime& runtime, const cl::Kernel& kernel) {
 
 // One work-group per channel.
 template <typename... Args>
-void run_per_channel(Runtime& runtime, const char* kernel_name, int channels, const Args&... args) {
-    cl::Kernel& k = runtime.kernel("batch_norm", kernel_name);
+void run_per_channel(Runtime& runtime, const KernelId& kernel, int channels, const Args&... args) {
+    cl::Kernel& k = runtime.kernel(kernel);
     Runtime::set_arguments(k, args...);
     const std::size_t group = group_size(runtime, k);
     runtime.run_in_groups(k, group * static_cast<std::size_t>(channels), group);
@@ -51,7 +57,7 @@ void batch_norm_forward_train(Runtime& runtime, float momentum, float epsilon, c
     require_shape(saved_inv_std, channels, op, "saved inverse deviation");
     require_shape(running_mean, channels, op, "running mean");
     require_shape(running_var, channels, op, "running variance");
-    run_per_channel(runtime, "batch_norm_forward_train", x.shape.c, x.shape.n, x.shape.c,
+    run_per_channel(runtime, batch_norm_forward_train_kernel, x.shape.c, x.shape.n, x.shape.c,
                     static_cast<int>(x.shape.plane()), momentum, epsilon, x, gamma, beta, y, saved_mean, saved_inv_std,
                     running_mean, running_var);
 }
@@ -65,7 +71,7 @@ void batch_norm_forward_eval(Runtime& runtime, float epsilon, const Tensor& x, c
     require_shape(beta, channels, op, "beta");
     require_shape(running_mean, channels, op, "running mean");
     require_shape(running_var, channels, op, "running variance");
-    runtime.run("batch_norm", "batch_norm_forward_eval", x.count(), static_cast<int>(x.count()), x.shape.c,
+    runtime.run(batch_norm_forward_eval_kernel, x.count(), static_cast<int>(x.count()), x.shape.c,
                 static_cast<int>(x.shape.plane()), epsilon, x, gamma, beta, running_mean, running_var, y);
 }
 
@@ -76,7 +82,7 @@ void batch_norm_backward_eval(Runtime& runtime, float epsilon, const Tensor& gam
     require_shape(dx, dy.shape, op, "dx");
     require_shape(gamma, channels, op, "gamma");
     require_shape(running_var, channels, op, "running variance");
-    runtime.run("batch_norm", "batch_norm_backward_eval", dy.count(), static_cast<int>(dy.count()), dy.shape.c,
+    runtime.run(batch_norm_backward_eval_kernel, dy.count(), static_cast<int>(dy.count()), dy.shape.c,
                 static_cast<int>(dy.shape.plane()), epsilon, gamma, running_var, dy, dx,
                 static_cast<int>(write == GradWrite::accumulate));
 }
@@ -95,9 +101,9 @@ void batch_norm_backward(Runtime& runtime, const Tensor& x, const Tensor& gamma,
     require_shape(dgamma, channels, op, "dgamma");
     require_shape(dbeta, channels, op, "dbeta");
     // Without dx the kernel gets dy's buffer in its place and never writes it.
-    run_per_channel(runtime, "batch_norm_backward", x.shape.c, x.shape.n, x.shape.c, static_cast<int>(x.shape.plane()),
-                    x, gamma, saved_mean, saved_inv_std, dy, want_dx ? dx : dy, static_cast<int>(want_dx),
-                    static_cast<int>(write == GradWrite::accumulate), dgamma, dbeta);
+    run_per_channel(runtime, batch_norm_backward_kernel, x.shape.c, x.shape.n, x.shape.c,
+                    static_cast<int>(x.shape.plane()), x, gamma, saved_mean, saved_inv_std, dy, want_dx ? dx : dy,
+                    static_cast<int>(want_dx), static_cast<int>(write == GradWrite::accumulate), dgamma, dbeta);
 }
 
 }  // namespace bps::ops

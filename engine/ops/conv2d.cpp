@@ -11,6 +11,16 @@
 namespace bps::ops {
 
 namespace {
+// The kernels this file launches (kernels/conv2d.cl), named once.
+const KernelId conv2d_im2col_kernel{"conv2d", "conv2d_im2col"};
+const KernelId conv2d_filter_gradient_sum_kernel{"conv2d", "conv2d_filter_gradient_sum"};
+const KernelId conv2d_output_kernel{"conv2d", "conv2d_output"};
+const KernelId conv2d_gradient_to_cnhw_kernel{"conv2d", "conv2d_gradient_to_cnhw"};
+const KernelId conv2d_col2im_kernel{"conv2d", "conv2d_col2im"};
+const KernelId conv2d_filter_gradient_partial_kernel{"conv2d", "conv2d_filter_gradient_partial"};
+const KernelId conv2d_forward_implicit_kernel{"conv2d", "conv2d_forward_implicit"};
+const KernelId conv2d_backward_data_implicit_kernel{"conv2d", "conv2d_backward_data_implicit"};
+
 using model::conv_axis;
 using Axis = model::ConvAxis;
 
@@ -183,16 +193,16 @@ void for_each_slice(const Layout& l, Body body) {
 
 // col[K, slice columns] from the slice's samples of x.
 void im2col(Runtime& runtime, const Layout& l, const Slice& slice, const Tensor& x, const Tensor& col) {
-    runtime.run_3d("conv2d", "conv2d_im2col", std::size_t(slice.count), l.col_rows(), 1, slice.count, l.channels,
-                   l.height, l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w,
-                   l.rows.pad_before, l.cols.pad_before, slice.samples(x, l), col);
+    runtime.run_3d(conv2d_im2col_kernel, std::size_t(slice.count), l.col_rows(), 1, slice.count, l.channels, l.height,
+                   l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before,
+                   l.cols.pad_before, slice.samples(x, l), col);
 }
 
 constexpr std::size_t group_side = 8;  // their reqd_work_group_size
 
 // The own kernels are written for groups of 8x8 work-items.
-void require_group(Runtime& runtime, const char* kernel_name, const char* what) {
-    const cl::Kernel& k = runtime.kernel("conv2d", kernel_name);
+void require_group(Runtime& runtime, const KernelId& kernel, const char* what) {
+    const cl::Kernel& k = runtime.kernel(kernel);
     if (k.max_group_size() < group_side * group_side)
         throw std::runtime_error(std::string(what) + " needs work-groups of " +
                                  std::to_string(group_side * group_side) + " work-items, and " + runtime.device().name +
@@ -201,22 +211,22 @@ void require_group(Runtime& runtime, const char* kernel_name, const char* what) 
 
 // The geometry arguments every implicit kernel takes first.
 template <typename... Rest>
-void run_implicit(Runtime& runtime, const char* kernel_name, const char* what, std::array<std::size_t, 3> groups,
+void run_implicit(Runtime& runtime, const KernelId& kernel, const char* what, std::array<std::size_t, 3> groups,
                   const Layout& l, const Rest&... rest) {
-    require_group(runtime, kernel_name, what);
-    runtime.run_groups("conv2d", kernel_name, groups, {group_side, group_side, 1}, l.batch, l.channels, l.height,
-                       l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w,
-                       l.rows.pad_before, l.cols.pad_before, l.filters, rest...);
+    require_group(runtime, kernel, what);
+    runtime.run_groups(kernel, groups, {group_side, group_side, 1}, l.batch, l.channels, l.height, l.width, l.rows.out,
+                       l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before, l.cols.pad_before,
+                       l.filters, rest...);
 }
 
 // dweight and dbias from x and dy in place: chunk partial sums, then their ordered sum.
 void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& x, const Tensor& dy, const Tensor& partial,
                            const Tensor& dweight, const Tensor& dbias) {
     const std::size_t columns = l.col_rows() + 1;  // the col rows, then the bias
-    run_implicit(runtime, "conv2d_filter_gradient_partial", "Conv2D backward",
+    run_implicit(runtime, conv2d_filter_gradient_partial_kernel, "Conv2D backward",
                  {Layout::tiles_n(columns), Layout::tiles_m(std::size_t(l.filters)), l.chunks()}, l,
                  static_cast<int>(l.chunk()), x, dy, partial);
-    runtime.run_3d("conv2d", "conv2d_filter_gradient_sum", columns, std::size_t(l.filters), 1, l.filters,
+    runtime.run_3d(conv2d_filter_gradient_sum_kernel, columns, std::size_t(l.filters), 1, l.filters,
                    static_cast<int>(l.col_rows()), static_cast<int>(l.chunks()), partial, dweight, dbias);
 }
 }  // namespace
@@ -259,7 +269,7 @@ void conv2d_forward(Runtime& runtime, const model::Conv2dGeometry& geometry, con
     const int kind = FusedActivation::kernel_kind(activation);
     const float slope = FusedActivation::kernel_slope(activation);
     if (plan.method == ConvMethod::own) {
-        run_implicit(runtime, "conv2d_forward_implicit", "Conv2D forward",
+        run_implicit(runtime, conv2d_forward_implicit_kernel, "Conv2D forward",
                      {Layout::tiles_n(l.col_columns()), Layout::tiles_m(std::size_t(l.filters)), 1}, l, x, weight, bias,
                      y, kind, slope);
         return;
@@ -273,7 +283,7 @@ void conv2d_forward(Runtime& runtime, const model::Conv2dGeometry& geometry, con
         gemm(runtime, std::size_t(l.filters), n, k, 1.0f, {weight, k}, {col, n}, 0.0f, slice.columns_of(cnhw, l), p,
              "Conv2D forward");
     });
-    runtime.run_3d("conv2d", "conv2d_output", std::size_t(l.filters), std::size_t(l.batch), 1, l.batch, l.filters,
+    runtime.run_3d(conv2d_output_kernel, std::size_t(l.filters), std::size_t(l.batch), 1, l.batch, l.filters,
                    static_cast<int>(l.plane()), kind, slope, cnhw, bias, y);
 }
 
@@ -292,7 +302,7 @@ void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, co
         if (activation) activation_gradient_from_output(runtime, *activation, y, dy);
         split_filter_gradient(runtime, l, x, dy, partial_of(workspace, l), dweight, dbias);
         if (dx.buffer != nullptr)
-            run_implicit(runtime, "conv2d_backward_data_implicit", "Conv2D backward",
+            run_implicit(runtime, conv2d_backward_data_implicit_kernel, "Conv2D backward",
                          {Layout::tiles_n(std::size_t(l.batch) * std::size_t(l.height) * std::size_t(l.width)),
                           Layout::tiles_m(std::size_t(l.channels)), 1},
                          l, weight, dy, dx, static_cast<int>(dx_write == GradWrite::accumulate));
@@ -305,8 +315,8 @@ void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, co
     // dy_cnhw[Cout, P] = dy * f'(y) (dy alone without an activation; y is then not read: dy stands
     // in for it), and dbias[Cout] its row sums. One work-item per channel, each in a group of its
     // own, so that every thread of a CPU takes some.
-    runtime.run_groups("conv2d", "conv2d_gradient_to_cnhw", {std::size_t(l.filters), 1, 1}, {1, 1, 1}, l.batch,
-                       l.filters, static_cast<int>(l.plane()), FusedActivation::kernel_kind(activation),
+    runtime.run_groups(conv2d_gradient_to_cnhw_kernel, {std::size_t(l.filters), 1, 1}, {1, 1, 1}, l.batch, l.filters,
+                       static_cast<int>(l.plane()), FusedActivation::kernel_kind(activation),
                        FusedActivation::kernel_slope(activation), activation ? y : dy, dy, cnhw, dbias);
     for_each_slice(l, [&](const Slice& slice) {
         // The forward's col in the workspace may have been overwritten by layers sharing it:
@@ -323,7 +333,7 @@ void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, co
         // reads of col before this GEMM writes it.
         gemm(runtime, k, n, std::size_t(l.filters), 1.0f, {weight, k, true}, {dy_slice, p}, 0.0f, col, n,
              "Conv2D backward (input gradient)");
-        runtime.run_3d("conv2d", "conv2d_col2im", std::size_t(slice.count) * l.channels, 1, 1, slice.count, l.channels,
+        runtime.run_3d(conv2d_col2im_kernel, std::size_t(slice.count) * l.channels, 1, 1, slice.count, l.channels,
                        l.height, l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w,
                        l.rows.pad_before, l.cols.pad_before, col, slice.samples(dx, l),
                        static_cast<int>(dx_write == GradWrite::accumulate));

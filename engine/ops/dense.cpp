@@ -8,6 +8,10 @@
 namespace bps::ops {
 
 namespace {
+// The kernels this file launches (kernels/dense.cl), named once.
+const KernelId dense_add_bias_kernel{"dense", "dense_add_bias"};
+const KernelId dense_bias_gradient_kernel{"dense", "dense_bias_gradient"};
+
 void require_shape(const Tensor& tensor, const Shape& expected, const char* op, const char* what, const Shape& x) {
     if (tensor.shape != expected)
         throw std::invalid_argument(std::string("Dense ") + op + ": " + what + " is " + tensor.shape.to_string() +
@@ -42,7 +46,7 @@ void dense_forward(Runtime& runtime, const Tensor& x, const Tensor& weight, cons
         return;
     // beta 0 never reads y's previous contents.
     gemm(runtime, s.batch, s.out, s.in, 1.0f, x_rows, weight_rows, 0.0f, y, s.out, "Dense forward");
-    runtime.run("dense", "dense_add_bias", y.count(), static_cast<int>(y.count()), s.out,
+    runtime.run(dense_add_bias_kernel, y.count(), static_cast<int>(y.count()), s.out,
                 FusedActivation::kernel_kind(activation), FusedActivation::kernel_slope(activation), y, bias);
 }
 
@@ -60,7 +64,7 @@ void dense_backward(Runtime& runtime, const Tensor& x, const Tensor& weight, con
 
     // First, as the products read dy: with a fused activation this also turns dy into the
     // gradient before the activation (y is not read without one: dy stands in for it).
-    runtime.run("dense", "dense_bias_gradient", std::size_t(s.out), s.batch, s.out,
+    runtime.run(dense_bias_gradient_kernel, std::size_t(s.out), s.batch, s.out,
                 FusedActivation::kernel_kind(activation), FusedActivation::kernel_slope(activation),
                 activation ? y : dy, dy, dbias);
     if (dx.buffer != nullptr) {

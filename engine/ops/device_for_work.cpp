@@ -12,7 +12,7 @@ DeviceForWork::DeviceForWork(const cl::DeviceInfo& device, const DeviceOpening& 
         for (const std::string& note : in_use_->notes()) opening.note(note);
     // Died building for this device again: it is skipped now, and nothing is built for it.
     if (!in_use_->skipped().empty()) throw std::runtime_error(in_use_->skipped());
-    runtime_.emplace(device, &cache_);
+    runtime_.emplace(device, &cache_, opening.cache_writes);
     if (opening.building) opening.building(0, 0);
     runtime_->build_programs(opening.building);
     if (opening.note)

@@ -22,6 +22,8 @@ struct DeviceOpening {
     std::function<void(const std::string&)> note;
     // Before the build starts (0 of 0), then after each program.
     std::function<void(std::size_t done, std::size_t total)> building;
+    // The warm-up, which builds ahead of need, stores even PoCL's binaries (ops::CacheWrites).
+    ops::CacheWrites cache_writes = ops::CacheWrites::skip_pocl_binaries;
 };
 
 class DeviceForWork {

@@ -7,6 +7,9 @@
 namespace bps::ops {
 
 namespace {
+// The kernels this file launches (kernels/gather.cl), named once.
+const KernelId gather_samples_kernel{"gather", "gather_samples"};
+
 void require_count(const Tensor& tensor, std::size_t expected, const char* what) {
     if (tensor.count() != expected)
         throw std::invalid_argument(std::string("gather: ") + what + " " + tensor.shape.to_string() + " holds " +
@@ -29,8 +32,8 @@ void gather_samples(Runtime& runtime, const Tensor& set_images, const Tensor& se
     if (set_images.count() > std::size_t(INT_MAX))
         throw std::invalid_argument("gather: a set of " + std::to_string(set_images.count()) +
                                     " values is more than one kernel can index");
-    runtime.run_3d("gather", "gather_samples", per_sample, count, 1, static_cast<int>(count),
-                   static_cast<int>(per_sample), set_images, set_labels, indices, images, labels);
+    runtime.run_3d(gather_samples_kernel, per_sample, count, 1, static_cast<int>(count), static_cast<int>(per_sample),
+                   set_images, set_labels, indices, images, labels);
 }
 
 }  // namespace bps::ops

@@ -12,6 +12,14 @@
 namespace bps::ops {
 
 namespace {
+// The kernels this file launches (kernels/gemm.cl), named once.
+const KernelId gemm_nt_partial_kernel{"gemm", "gemm_nt_partial"};
+const KernelId gemm_nt_sum_kernel{"gemm", "gemm_nt_sum"};
+const KernelId gemm_nt_bias_kernel{"gemm", "gemm_nt_bias"};
+const KernelId gemm_nt_kernel{"gemm", "gemm_nt"};
+const KernelId gemm_tn_kernel{"gemm", "gemm_tn"};
+const KernelId gemm_nn_kernel{"gemm", "gemm_nn"};
+
 std::string clblast_status(clblast::StatusCode status) {
     const int code = static_cast<int>(status);
     // CLBlast shares the OpenCL codes above -1000 and adds its own below.
@@ -38,7 +46,7 @@ bool own_kernels_take(std::size_t m, std::size_t n, std::size_t k, const GemmOpe
 }
 
 bool own_by_default(const Runtime& runtime) {
-    return runtime.device().kind == device::DeviceKind::Cpu;
+    return own_gemm_by_default(runtime.device());
 }
 
 GemmMethod resolved(const Runtime& runtime, GemmMethod method, std::size_t m, std::size_t n, std::size_t k,
@@ -75,14 +83,14 @@ std::size_t split_chunks(std::size_t k) {
 void split_dot_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, float alpha, const GemmOperand& a,
                     const GemmOperand& b, float beta, const Tensor& c, std::size_t ldc, const Tensor& scratch) {
     const std::size_t chunks = split_chunks(k);
-    cl::Kernel& partial = runtime.kernel("gemm", "gemm_nt_partial");
+    cl::Kernel& partial = runtime.kernel(gemm_nt_partial_kernel);
     Runtime::set_arguments(partial, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
                            static_cast<int>(split_chunk), a.tensor, static_cast<int>(a.ld), b.tensor,
                            static_cast<int>(b.ld), scratch);
     partial.run_groups(runtime.queue(), {(m + dot_rows - 1) / dot_rows, (n + dot_columns - 1) / dot_columns, chunks},
                        {1, 1, 1});
     runtime.count_gemm();
-    runtime.run("gemm", "gemm_nt_sum", m, static_cast<int>(m), static_cast<int>(n), static_cast<int>(chunks), alpha,
+    runtime.run(gemm_nt_sum_kernel, m, static_cast<int>(m), static_cast<int>(n), static_cast<int>(chunks), alpha,
                 scratch, beta, c, static_cast<int>(ldc));
 }
 
@@ -95,7 +103,7 @@ void own_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, flo
         split_dot_gemm(runtime, m, n, k, alpha, a, b, beta, c, ldc, *split_scratch);
         return;
     }
-    cl::Kernel& kernel = runtime.kernel("gemm", dot ? "gemm_nt" : a.transposed ? "gemm_tn" : "gemm_nn");
+    cl::Kernel& kernel = runtime.kernel(dot ? gemm_nt_kernel : a.transposed ? gemm_tn_kernel : gemm_nn_kernel);
     Runtime::set_arguments(kernel, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a.tensor,
                            static_cast<int>(a.ld), b.tensor, static_cast<int>(b.ld), beta, c, static_cast<int>(ldc));
     const std::size_t tile_rows = dot ? dot_rows : broadcast_rows, tile_columns = dot ? dot_columns : broadcast_columns;
@@ -143,7 +151,7 @@ bool gemm_nt_bias_activation(Runtime& runtime, std::size_t m, std::size_t n, std
     if (resolved(runtime, GemmMethod::automatic, m, n, k, a, b, c, ldc, what) != GemmMethod::own ||
         !int_indexable(bias.offset, 1, n, n))
         return false;
-    cl::Kernel& kernel = runtime.kernel("gemm", "gemm_nt_bias");
+    cl::Kernel& kernel = runtime.kernel(gemm_nt_bias_kernel);
     Runtime::set_arguments(kernel, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), a.tensor,
                            static_cast<int>(a.ld), b.tensor, static_cast<int>(b.ld), c, static_cast<int>(ldc), bias,
                            FusedActivation::kernel_kind(activation), FusedActivation::kernel_slope(activation));
@@ -151,6 +159,10 @@ bool gemm_nt_bias_activation(Runtime& runtime, std::size_t m, std::size_t n, std
                       {1, 1, 1});
     runtime.count_gemm();
     return true;
+}
+
+bool own_gemm_by_default(const device::DeviceDescription& device) {
+    return device.kind == device::DeviceKind::Cpu;
 }
 
 const char* gemm_implementation(const Runtime& runtime) {

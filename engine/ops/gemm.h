@@ -22,6 +22,9 @@ struct GemmOperand {
 // operands transposed, and products whose elements an int can index; others go to CLBlast.
 enum class GemmMethod { automatic, clblast, own };
 
+// Whether `automatic` runs the own kernels (kernels/gemm.cl) on this device: on CPU devices only.
+bool own_gemm_by_default(const device::DeviceDescription& device);
+
 // What `automatic` runs on this runtime's device (for products an int can index): "own CPU
 // kernels" or "CLBlast", for reports.
 const char* gemm_implementation(const Runtime& runtime);

@@ -6,6 +6,11 @@
 namespace bps::ops {
 
 namespace {
+// The kernels this file launches (kernels/loss.cl), named once.
+const KernelId softmax_cross_entropy_kernel{"loss", "softmax_cross_entropy"};
+const KernelId softmax_kernel{"loss", "softmax"};
+const KernelId mean_squared_error_kernel{"loss", "mean_squared_error"};
+
 [[noreturn]] void refuse(const std::string& op, const std::string& what, const Tensor& a, const Tensor& b) {
     throw std::invalid_argument(op + ": " + what + " " + a.shape.to_string() + " and " + b.shape.to_string() +
                                 " do not match");
@@ -30,7 +35,7 @@ void softmax_cross_entropy(Runtime& runtime, const Tensor& logits, const Tensor&
     require_per_sample(op, "logits and sample losses", logits, sample_loss);
     require_per_sample(op, "logits and correct flags", logits, sample_correct);
     const int n = logits.shape.n;
-    runtime.run("loss", "softmax_cross_entropy", static_cast<std::size_t>(n), n,
+    runtime.run(softmax_cross_entropy_kernel, static_cast<std::size_t>(n), n,
                 static_cast<int>(logits.shape.per_sample()), 1.0f / static_cast<float>(n), logits, labels, dlogits,
                 sample_loss, sample_correct);
 }
@@ -38,7 +43,7 @@ void softmax_cross_entropy(Runtime& runtime, const Tensor& logits, const Tensor&
 void softmax(Runtime& runtime, const Tensor& logits, const Tensor& probabilities) {
     require_same_count("softmax", "logits and probabilities", logits, probabilities);
     const int n = logits.shape.n;
-    runtime.run("loss", "softmax", static_cast<std::size_t>(n), n, static_cast<int>(logits.shape.per_sample()), logits,
+    runtime.run(softmax_kernel, static_cast<std::size_t>(n), n, static_cast<int>(logits.shape.per_sample()), logits,
                 probabilities);
 }
 
@@ -50,7 +55,7 @@ void mean_squared_error(Runtime& runtime, const Tensor& predictions, const Tenso
     require_per_sample(op, "predictions and sample losses", predictions, sample_loss);
     const int n = predictions.shape.n;
     const int k = static_cast<int>(predictions.shape.per_sample());
-    runtime.run("loss", "mean_squared_error", static_cast<std::size_t>(n), n, k,
+    runtime.run(mean_squared_error_kernel, static_cast<std::size_t>(n), n, k,
                 2.0f / (static_cast<float>(n) * static_cast<float>(k)), predictions, targets, dpredictions,
                 sample_loss);
 }

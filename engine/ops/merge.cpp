@@ -7,6 +7,13 @@
 namespace bps::ops {
 
 namespace {
+// The kernels this file launches (kernels/merge.cl), named once.
+const KernelId add_two_kernel{"merge", "add_two"};
+const KernelId add_into_kernel{"merge", "add_into"};
+const KernelId pass_gradient_kernel{"merge", "pass_gradient"};
+const KernelId concat_forward_kernel{"merge", "concat_forward"};
+const KernelId concat_backward_kernel{"merge", "concat_backward"};
+
 bool same_memory(const Tensor& a, const Tensor& b) {
     return a.buffer == b.buffer && a.offset == b.offset;
 }
@@ -35,9 +42,9 @@ void add_forward(Runtime& runtime, std::span<const Tensor> inputs, const Tensor&
         if (same_memory(inputs[i], y)) first = i;
     const std::size_t second = first == 0 ? 1 : 0;
     const int n = int_of(y.count());
-    runtime.run("merge", "add_two", y.count(), n, inputs[first], inputs[second], y);
+    runtime.run(add_two_kernel, y.count(), n, inputs[first], inputs[second], y);
     for (std::size_t i = 0; i < inputs.size(); ++i)
-        if (i != first && i != second) runtime.run("merge", "add_into", y.count(), n, inputs[i], y);
+        if (i != first && i != second) runtime.run(add_into_kernel, y.count(), n, inputs[i], y);
 }
 
 void pass_gradient(Runtime& runtime, const Tensor& dy, const Tensor& dx, GradWrite write) {
@@ -45,7 +52,7 @@ void pass_gradient(Runtime& runtime, const Tensor& dy, const Tensor& dx, GradWri
     if (dy.count() != dx.count())
         throw std::invalid_argument("Add backward: output gradient " + dy.shape.to_string() + " and input gradient " +
                                     dx.shape.to_string() + " differ in size");
-    runtime.run("merge", "pass_gradient", dx.count(), int_of(dx.count()), dy, dx,
+    runtime.run(pass_gradient_kernel, dx.count(), int_of(dx.count()), dy, dx,
                 static_cast<int>(write == GradWrite::accumulate));
 }
 
@@ -64,7 +71,7 @@ void concat_forward(Runtime& runtime, std::span<const Tensor> inputs, const Tens
     const std::size_t plane = y.shape.plane();
     int offset = 0;
     for (const Tensor& input : inputs) {
-        runtime.run("merge", "concat_forward", input.count(), int_of(input.count()), int_of(input.shape.per_sample()),
+        runtime.run(concat_forward_kernel, input.count(), int_of(input.count()), int_of(input.shape.per_sample()),
                     int_of(y.shape.per_sample()), int_of(static_cast<std::size_t>(offset) * plane), input, y);
         offset += input.shape.c;
     }
@@ -76,7 +83,7 @@ void concat_backward(Runtime& runtime, const Tensor& dy, int channel_offset, con
         channel_offset + dx.shape.c > dy.shape.c)
         throw std::invalid_argument("Concatenate backward: input gradient " + dx.shape.to_string() + " at channel " +
                                     std::to_string(channel_offset) + " is not part of " + dy.shape.to_string());
-    runtime.run("merge", "concat_backward", dx.count(), int_of(dx.count()), int_of(dx.shape.per_sample()),
+    runtime.run(concat_backward_kernel, dx.count(), int_of(dx.count()), int_of(dx.shape.per_sample()),
                 int_of(dy.shape.per_sample()), int_of(static_cast<std::size_t>(channel_offset) * dy.shape.plane()), dy,
                 dx, static_cast<int>(write == GradWrite::accumulate));
 }

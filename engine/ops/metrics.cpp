@@ -10,6 +10,10 @@
 namespace bps::ops {
 
 namespace {
+// The kernels this file launches (kernels/metrics.cl), named once.
+const KernelId accumulate_metrics_kernel{"metrics", "accumulate_metrics"};
+const KernelId clear_metrics_kernel{"metrics", "clear_metrics"};
+
 void require_totals(const Tensor& totals, const char* op) {
     if (totals.count() != 2)
         throw std::invalid_argument(std::string(op) + ": totals must hold 2 values, not " + totals.shape.to_string());
@@ -35,13 +39,13 @@ void accumulate_metrics(Runtime& runtime, const Tensor& sample_loss, const Tenso
     // Without correct flags the loss tensor stands in as a valid buffer argument the kernel never reads.
     const Tensor& correct = has_correct ? sample_correct : sample_loss;
     // One work-group: the global size of 1 is rounded up to a single group.
-    runtime.run("metrics", "accumulate_metrics", 1, static_cast<int>(sample_loss.count()), sample_loss, correct,
+    runtime.run(accumulate_metrics_kernel, 1, static_cast<int>(sample_loss.count()), sample_loss, correct,
                 static_cast<int>(has_correct), totals);
 }
 
 void clear_metrics(Runtime& runtime, const Tensor& totals) {
     require_totals(totals, "clear metrics");
-    runtime.run("metrics", "clear_metrics", 2, totals);
+    runtime.run(clear_metrics_kernel, 2, totals);
 }
 
 AsyncRead::AsyncRead(AsyncRead&& other) noexcept : values_(std::move(other.values_)), event_(std::move(other.event_)) {}

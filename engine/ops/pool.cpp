@@ -6,6 +6,15 @@
 namespace bps::ops {
 
 namespace {
+// The kernels this file launches (kernels/pool.cl), named once.
+const KernelId max_pool_forward_kernel{"pool", "max_pool_forward"};
+const KernelId max_pool_backward_planes_kernel{"pool", "max_pool_backward_planes"};
+const KernelId max_pool_backward_kernel{"pool", "max_pool_backward"};
+const KernelId avg_pool_forward_kernel{"pool", "avg_pool_forward"};
+const KernelId avg_pool_backward_kernel{"pool", "avg_pool_backward"};
+const KernelId global_avg_pool_forward_kernel{"pool", "global_avg_pool_forward"};
+const KernelId global_avg_pool_backward_kernel{"pool", "global_avg_pool_backward"};
+
 void require_shape(const Tensor& tensor, const Shape& expected, const std::string& op, const char* what) {
     if (tensor.shape != expected)
         throw std::invalid_argument(op + ": " + what + " is " + tensor.shape.to_string() + ", expected " +
@@ -34,7 +43,7 @@ void max_pool_forward(Runtime& runtime, const model::PoolGeometry& g, const Tens
                       const Tensor& argmax) {
     const PlaneArgs a = checked("max pool forward", g, x, y, "y");
     require_shape(argmax, y.shape, "max pool forward", "argmax");
-    runtime.run_3d("pool", "max_pool_forward", a.out_w, a.out_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
+    runtime.run_3d(max_pool_forward_kernel, a.out_w, a.out_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
                    g.size_h, g.size_w, g.stride_h, g.stride_w, x, y, argmax);
 }
 
@@ -45,17 +54,17 @@ void max_pool_backward(Runtime& runtime, const model::PoolGeometry& g, const Ten
     const PlaneArgs a = checked("max pool backward", g, dx, dy, "dy");
     require_shape(argmax, dy.shape, "max pool backward", "argmax");
     if (resolved_spread(runtime, spread) == WorkSpread::per_plane) {
-        runtime.run("pool", "max_pool_backward_planes", a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w, dy,
-                    argmax, dx, as_int(write));
+        runtime.run(max_pool_backward_planes_kernel, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w, dy, argmax,
+                    dx, as_int(write));
         return;
     }
-    runtime.run_3d("pool", "max_pool_backward", a.in_w, a.in_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
+    runtime.run_3d(max_pool_backward_kernel, a.in_w, a.in_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
                    g.size_h, g.size_w, g.stride_h, g.stride_w, dy, argmax, dx, as_int(write));
 }
 
 void avg_pool_forward(Runtime& runtime, const model::PoolGeometry& g, const Tensor& x, const Tensor& y) {
     const PlaneArgs a = checked("average pool forward", g, x, y, "y");
-    runtime.run_3d("pool", "avg_pool_forward", a.out_w, a.out_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
+    runtime.run_3d(avg_pool_forward_kernel, a.out_w, a.out_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
                    g.size_h, g.size_w, g.stride_h, g.stride_w, x, y);
 }
 
@@ -63,20 +72,20 @@ void avg_pool_backward(Runtime& runtime, const model::PoolGeometry& g, const Ten
                        GradWrite write) {
     if (dx.buffer == nullptr) return;
     const PlaneArgs a = checked("average pool backward", g, dx, dy, "dy");
-    runtime.run_3d("pool", "avg_pool_backward", a.in_w, a.in_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
+    runtime.run_3d(avg_pool_backward_kernel, a.in_w, a.in_h, a.planes, a.planes, a.in_h, a.in_w, a.out_h, a.out_w,
                    g.size_h, g.size_w, g.stride_h, g.stride_w, dy, dx, as_int(write));
 }
 
 void global_avg_pool_forward(Runtime& runtime, const Tensor& x, const Tensor& y) {
     require_shape(y, {x.shape.n, x.shape.c, 1, 1}, "global average pool forward on " + x.shape.to_string(), "y");
     const int planes = x.shape.n * x.shape.c;
-    runtime.run("pool", "global_avg_pool_forward", y.count(), planes, static_cast<int>(x.shape.plane()), x, y);
+    runtime.run(global_avg_pool_forward_kernel, y.count(), planes, static_cast<int>(x.shape.plane()), x, y);
 }
 
 void global_avg_pool_backward(Runtime& runtime, const Tensor& dy, const Tensor& dx, GradWrite write) {
     if (dx.buffer == nullptr) return;
     require_shape(dy, {dx.shape.n, dx.shape.c, 1, 1}, "global average pool backward on " + dx.shape.to_string(), "dy");
-    runtime.run("pool", "global_avg_pool_backward", dx.count(), static_cast<int>(dx.count()),
+    runtime.run(global_avg_pool_backward_kernel, dx.count(), static_cast<int>(dx.count()),
                 static_cast<int>(dx.shape.plane()), dy, dx, as_int(write));
 }
 

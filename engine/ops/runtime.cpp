@@ -5,6 +5,7 @@
 
 #include "engine/cl/error.h"
 #include "engine/cl/fault_injection.h"
+#include "engine/ops/gemm.h"
 #include "kernels/embedded_kernels.h"
 
 namespace bps::ops {
@@ -17,10 +18,12 @@ void require_elements(const Tensor& tensor, std::size_t elements, const char* wh
 }
 }  // namespace
 
-Runtime::Runtime(const cl::DeviceInfo& device, cl::KernelCache* cache)
+Runtime::Runtime(const cl::DeviceInfo& device, cl::KernelCache* cache, CacheWrites writes)
     : context_(device),
       queue_(context_),
       cache_(cache),
+      cache_write_(writes == CacheWrites::skip_pocl_binaries && device::is_pocl(device) ? cl::CacheWrite::skip
+                                                                                        : cl::CacheWrite::store),
       // 64 work-items per group suits every vendor's SIMD width (32 or 64) and PoCL. GPUs get
       // 256: a GPU starts groups at a limited rate, and element-wise kernels over large tensors
       // in groups of 64 were bound by it (measured on NVIDIA: ReLU at a third of the memory
@@ -59,18 +62,25 @@ const cl::Program& Runtime::program(std::string_view name) {
     if (found == programs_.end()) {
         const std::string_view source = kernels::embedded_source(name);
         found = programs_
-                    .emplace(std::string(name),
-                             std::make_unique<cl::Program>(context_, std::string(name), source, std::string(), cache_))
+                    .emplace(std::string(name), std::make_unique<cl::Program>(context_, std::string(name), source,
+                                                                              std::string(), cache_, cache_write_))
                     .first;
     }
     return *found->second;
 }
 
+std::vector<std::string_view> programs_for(const device::DeviceDescription& device) {
+    std::vector<std::string_view> names;
+    for (const kernels::EmbeddedKernelSource& source : kernels::embedded_sources())
+        if (source.name != "gemm" || own_gemm_by_default(device)) names.push_back(source.name);
+    return names;
+}
+
 void Runtime::build_programs(const std::function<void(std::size_t done, std::size_t total)>& built) {
-    const std::vector<kernels::EmbeddedKernelSource>& sources = kernels::embedded_sources();
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        program(sources[i].name);
-        if (built) built(i + 1, sources.size());
+    const std::vector<std::string_view> names = programs_for(device());
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        program(names[i]);
+        if (built) built(i + 1, names.size());
     }
 }
 
@@ -81,15 +91,15 @@ std::vector<std::string> Runtime::cache_notes() const {
     return notes;
 }
 
-cl::Kernel& Runtime::kernel(std::string_view program_name, std::string_view kernel_name) {
-    std::string key(program_name);
-    key += '/';
-    key += kernel_name;
-    auto found = kernels_.find(key);
-    if (found == kernels_.end())
-        found =
-            kernels_.emplace(key, std::make_unique<cl::Kernel>(program(program_name), std::string(kernel_name))).first;
-    return *found->second;
+cl::Kernel& Runtime::create_kernel(const KernelId& id) {
+    // Room for every kernel registered so far, so that the slots grow once rather than per kernel
+    // (a KernelId made after this runtime, in a test, still fits: the vector grows to it).
+    if (id.index() >= kernels_.size()) kernels_.resize(std::max(id.index() + 1, KernelId::registered()));
+    std::unique_ptr<cl::Kernel>& slot = kernels_[id.index()];
+    // clCreateKernel's error names the kernel and its program when the program lacks it.
+    slot = std::make_unique<cl::Kernel>(program(id.program()), id.kernel());
+    ++kernels_created_;
+    return *slot;
 }
 
 namespace {

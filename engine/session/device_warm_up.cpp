@@ -11,6 +11,7 @@
 #include "engine/device/self_test_record.h"
 #include "engine/kernel_cache/kernel_cache.h"
 #include "engine/ops/device_for_work.h"
+#include "engine/ops/runtime.h"
 #include "kernels/embedded_kernels.h"
 
 namespace bps::session {
@@ -35,12 +36,16 @@ bool warm(const cl::DeviceInfo& device) {
     const cl::KernelCache cache(cl::kernel_cache_dir());
     std::error_code error;
     // The key the runtime builds each program under (engine/cl/program.cpp: no build options).
-    return std::all_of(kernels::embedded_sources().begin(), kernels::embedded_sources().end(),
-                       [&](const kernels::EmbeddedKernelSource& entry) {
-                           const cl::CacheKey key{std::string(entry.source), std::string(), device.platform_name,
-                                                  device.platform_version,   device.name,   device.driver_version};
-                           return std::filesystem::is_regular_file(cache.entry_path(key), error);
-                       });
+    const std::vector<std::string_view> programs = ops::programs_for(device);
+    return std::all_of(programs.begin(), programs.end(), [&](std::string_view program) {
+        const cl::CacheKey key{std::string(kernels::embedded_source(program)),
+                               std::string(),
+                               device.platform_name,
+                               device.platform_version,
+                               device.name,
+                               device.driver_version};
+        return std::filesystem::is_regular_file(cache.entry_path(key), error);
+    });
 }
 
 }  // namespace
@@ -54,7 +59,7 @@ DeviceWarmUp warm_up_device(const device::DeviceDescription& wanted,
                             const std::function<bool()>& stop_requested) {
     const cl::DeviceInfo device = current(wanted);
     DeviceWarmUp result;
-    result.programs = kernels::embedded_sources().size();
+    result.programs = ops::programs_for(device).size();
     if (warm(device)) {
         result.was_warm = true;
         return result;
@@ -73,7 +78,8 @@ DeviceWarmUp warm_up_device(const device::DeviceDescription& wanted,
                                              [&tell, &stop, programs](std::size_t done, std::size_t) {
                                                  tell({done, programs, false});
                                                  if (done < programs && stop()) throw Stopped{};
-                                             }});
+                                             },
+                                             ops::CacheWrites::all});
     } catch (const Stopped&) {
         result.stopped = true;
         return result;

@@ -34,7 +34,6 @@
 #include "engine/session/worker/evaluation.h"
 #include "engine/session/worker/training_run.h"
 #include "engine/train/optimizer_settings.h"
-#include "kernels/embedded_kernels.h"
 
 namespace bps::session {
 
@@ -463,7 +462,7 @@ bool TrainingJob::State::prepare(Prepared& prepared) {
     // Opening takes a moment (the crash guard's mark, a context); then the first program's build,
     // a second or more on a cold cache, already counts: "building kernels 0/14".
     stage(Stage::preparing, "opening the device");
-    const std::size_t programs = kernels::embedded_sources().size();
+    const std::size_t programs = ops::programs_for(prepared.device).size();
     auto opened = std::make_unique<device::DeviceForWork>(
         prepared.device, device::DeviceOpening{[this](const std::string& note) { send(events.note, note); },
                                                [this, programs](std::size_t done, std::size_t) {

@@ -7,6 +7,10 @@
 namespace bps::train {
 
 namespace {
+// The kernels this file launches (kernels/optimizer.cl), named once.
+const ops::KernelId sgd_step_kernel{"optimizer", "sgd_step"};
+const ops::KernelId sgd_momentum_step_kernel{"optimizer", "sgd_momentum_step"};
+const ops::KernelId adam_step_kernel{"optimizer", "adam_step"};
 
 const char* kind_name(OptimizerKind kind) {
     switch (kind) {
@@ -58,10 +62,10 @@ void optimizer_step(ops::Runtime& runtime, const OptimizerSettings& settings, fl
     const std::size_t items = param.count();
     if (settings.kind == OptimizerKind::sgd) {
         if (expected == 0)
-            runtime.run("optimizer", "sgd_step", items, n, learning_rate, settings.weight_decay, param, grad);
+            runtime.run(sgd_step_kernel, items, n, learning_rate, settings.weight_decay, param, grad);
         else
-            runtime.run("optimizer", "sgd_momentum_step", items, n, learning_rate, settings.momentum,
-                        settings.weight_decay, static_cast<int>(settings.nesterov), param, grad, state[0]);
+            runtime.run(sgd_momentum_step_kernel, items, n, learning_rate, settings.momentum, settings.weight_decay,
+                        static_cast<int>(settings.nesterov), param, grad, state[0]);
         return;
     }
     // Bias corrections in double on the host: b^t for large t is where float would lose digits. Folding them
@@ -74,8 +78,8 @@ void optimizer_step(ops::Runtime& runtime, const OptimizerSettings& settings, fl
     const float l2 = decoupled ? 0.0f : settings.weight_decay;
     const float shrink =
         decoupled ? static_cast<float>(1.0 - static_cast<double>(learning_rate) * settings.weight_decay) : 1.0f;
-    runtime.run("optimizer", "adam_step", items, n, step_rate, v_scale, settings.beta1, settings.beta2,
-                settings.epsilon, l2, shrink, param, grad, state[0], state[1]);
+    runtime.run(adam_step_kernel, items, n, step_rate, v_scale, settings.beta1, settings.beta2, settings.epsilon, l2,
+                shrink, param, grad, state[0], state[1]);
 }
 
 }  // namespace bps::train

@@ -117,8 +117,12 @@ TEST_CASE(
     }
 
     {  // a start that fails to build is reported with the driver's error, and the exit status is 1
-        // The parent finds every program in the cache the first run filled; only the child's
-        // cold start builds from source, and its first build fails.
+        // The parent finds every program in the cache that `cache warm` fills (a run on PoCL
+        // stores none: ops::CacheWrites); only the child's cold start builds from source, and its
+        // first build fails.
+        const ProcessResult warmed = run_command_stdout(backprop("cache warm"));
+        INFO(warmed.output);
+        REQUIRE(warmed.exit_code == 0);
         ScopedEnvironment fault("BACKPROP_INJECT_FAULT", "build:1");
         const ProcessResult failing =
             run_command_stdout(backprop("bench --nets mlp --batches 8 --steps 1 --runs 1 --no-device-figures --json"));
