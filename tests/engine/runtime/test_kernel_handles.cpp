@@ -1,5 +1,7 @@
 // Kernel handles: every op names its kernels once (ops::KernelId, registered process-wide with a
 // dense index), and a runtime creates each cl::Kernel once, on first use, then finds it by index.
+// Runtime tests, not op tests: tests/sanitize/oclgrind.sh runs tests/engine/ops/ under Oclgrind,
+// and this file provokes a clCreateKernel error on purpose.
 #include <catch2/catch.hpp>
 #include <limits>
 #include <vector>
