@@ -3,6 +3,7 @@
 #include <atomic>
 #include <fstream>
 #include <mutex>
+#include <optional>
 
 #include "engine/cl/cache_clearing.h"
 #include "engine/cl/pocl_cache_check.h"
@@ -99,6 +100,17 @@ ClearedCaches clear_caches_of(const fs::path& cache_root, const device::DeviceDe
     return result;
 }
 
+// clear_caches_of under a clearing marker (cache_clearing.h): a process that starts to build
+// meanwhile waits until the caches are emptied. Nothing (nullopt) when another process uses them.
+std::optional<ClearedCaches> clear_when_unused(const fs::path& cache_root, const device::DeviceDescription& device) {
+    try {
+        const CacheClearing clearing(cache_root);
+        return clear_caches_of(cache_root, device);
+    } catch (const CacheInUseError&) {
+        return std::nullopt;
+    }
+}
+
 std::string joined(const std::vector<std::string>& parts) {
     std::string text;
     for (std::size_t i = 0; i < parts.size(); ++i)
@@ -123,11 +135,16 @@ DeviceUseMark::DeviceUseMark(const fs::path& cache_root, const device::DeviceDes
     const std::uint64_t self = current_process_id();
     std::vector<std::uint64_t> dead;
     std::vector<std::uint64_t> died_building;
-    std::vector<std::uint64_t> alive;  // other processes that use the device now
+    std::vector<std::uint64_t> alive;   // other processes that use the device now
+    bool jobs_of_this_process = false;  // another job of this process uses it now
     std::error_code error;
     for (fs::directory_iterator entry(folder, error), end; !error && entry != end; entry.increment(error)) {
         const std::uint64_t process = marked_process(entry->path());
-        if (process == 0 || process == self) continue;
+        if (process == 0) continue;
+        if (process == self) {
+            jobs_of_this_process = true;  // this one's mark is not written yet: another job's
+            continue;
+        }
         if (process_running(process)) {
             alive.push_back(process);
             continue;
@@ -160,10 +177,17 @@ DeviceUseMark::DeviceUseMark(const fs::path& cache_root, const device::DeviceDes
         std::string note = std::string(dead.size() == 1 ? "an earlier run (process " : "earlier runs (processes ") +
                            process_list(dead) + ") ended abruptly while using " + device.name +
                            ", perhaps inside its driver on a damaged cache file, so ";
-        // Emptying the driver's cache under another process that uses the device now could make
-        // the driver abort that one: then it stays as it is.
+        // Emptying the driver's cache under another process (or job) that uses the device now could
+        // make the driver abort that one: then it stays as it is. The clearing marker makes a process
+        // that starts meanwhile wait until the caches are emptied (cache_clearing.h); one that wrote its
+        // mark first makes the clearing refuse.
+        bool in_use_meanwhile = false;
         ClearedCaches drivers;
-        if (alive.empty()) drivers = clear_caches_of(cache_root, device);
+        if (alive.empty() && !jobs_of_this_process) {
+            std::optional<ClearedCaches> cleared = clear_when_unused(cache_root, device);
+            in_use_meanwhile = !cleared;
+            if (cleared) drivers = std::move(*cleared);
+        }
         std::vector<std::string> cleared = drivers.cleared;
         if (suspect) cleared.insert(cleared.begin(), "its cached kernels");
         note += cleared.empty() ? std::string("nothing was cleared")
@@ -171,6 +195,9 @@ DeviceUseMark::DeviceUseMark(const fs::path& cache_root, const device::DeviceDes
         if (!suspect) note += " (its cached kernels are kept: they are written whole or not at all)";
         if (!alive.empty())
             note += "; its driver's cache is left as it is while process " + process_list(alive) + " uses it";
+        else if (jobs_of_this_process || in_use_meanwhile)
+            note += "; its driver's cache is left as it is while " +
+                    std::string(jobs_of_this_process ? "another job of this program" : "another process") + " uses it";
         for (const std::string& advice : drivers.advice) note += "; " + advice;
         notes_.push_back(note);
     }
@@ -196,7 +223,7 @@ DeviceUseMark::DeviceUseMark(const fs::path& cache_root, const device::DeviceDes
                                  "), also after its caches were cleared";
             if (check.outcome == Outcome::died) {
                 reason += ", and so did a build in a separate process";
-                if (alive.empty()) clear_caches_of(cache_root, device);  // what that process left behind
+                if (alive.empty() && !jobs_of_this_process) clear_when_unused(cache_root, device);  // what it left
             } else if (!check.detail.empty()) {
                 reason += " (it could not be checked in a separate process: " + check.detail + ")";
             }

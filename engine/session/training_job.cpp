@@ -365,6 +365,10 @@ void TrainingJob::State::run() noexcept {
     std::unique_ptr<device::DeviceForWork> done_with;  // released outside the lock: the driver may take a while
     {
         std::lock_guard lock(mutex);
+        // The mark goes before the job counts as ended: a process that ends once it sees that (a test, a
+        // command) would otherwise leave it behind, and the next start would take it for a crash and
+        // empty PoCL's cache under the processes that use it then.
+        if (at_work) at_work->release_mark();
         done_with = std::move(at_work);  // the device is no longer used
         ended = true;
         worker_done = true;

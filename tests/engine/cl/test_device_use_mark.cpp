@@ -152,6 +152,31 @@ TEST_CASE("a mark of a process that still runs is left alone, and so is its devi
     CHECK(fs::exists(root.path() / "pocl" / "kernel.so"));
 }
 
+TEST_CASE(
+    "a dead process's mark leaves PoCL's cache alone while another job of this process uses the device, and says so",
+    "[crash-guard]") {
+    const DriverCachesBesideOurs beside;
+    test::TempDir root("use-mark-own-job");
+    const device::DeviceDescription device = pocl_device("cpu-one");
+    write_elf(root.path() / "pocl" / "AB" / "CD" / "kernel.so");
+    const fs::path dead_mark = cl::DeviceUseMark::mark_path(root.path(), device, dead_process);
+    touch(dead_mark);
+    const cl::DeviceUseMark first_job(root.path(), device);  // it clears: nothing used the device yet
+    REQUIRE(first_job.notes().size() == 1);
+    CHECK_THAT(first_job.notes().front(), Catch::Contains("was cleared"));
+    write_elf(root.path() / "pocl" / "AB" / "CD" / "kernel.so");  // built by the first job
+    touch(dead_mark);
+
+    const cl::DeviceUseMark second_job(root.path(), device);
+    REQUIRE(second_job.notes().size() == 1);
+    CHECK_THAT(second_job.notes().front(),
+               Catch::Contains("nothing was cleared") &&
+                   Catch::Contains("its driver's cache is left as it is while another job of this program uses it"));
+    CHECK(fs::exists(root.path() / "pocl" / "AB" / "CD" / "kernel.so"));
+    CHECK_FALSE(fs::exists(dead_mark));  // the death is noted once
+    CHECK(fs::exists(first_job.path()));
+}
+
 TEST_CASE("a device whose build killed the program twice, also after its caches were cleared, is skipped until enabled",
           "[crash-guard]") {
     const DriverCachesBesideOurs beside;

@@ -12,8 +12,11 @@
 #include <mutex>
 #include <random>
 #include <regex>
+#include <set>
 
+#include "engine/cl/cache_location.h"
 #include "engine/cl/fault_injection.h"
+#include "engine/cl/process_identity.h"
 #include "engine/io/network_weights.h"
 #include "engine/model/network.h"
 #include "engine/ops/runtime.h"
@@ -134,6 +137,17 @@ void run_to_end(Recorder& recorder, JobSetup setup) {
     TrainingJob job(std::move(setup), recorder.events());
     REQUIRE(recorder.wait_until([&] { return recorder.ended(); }));
     REQUIRE(job.wait_for(std::chrono::minutes(1)));
+}
+
+// The device-use marks (cl/device_use_mark.h) that this process holds now, in any device's folder.
+std::set<std::filesystem::path> marks_of_this_process() {
+    const std::string prefix = "in-use-" + std::to_string(cl::current_process_id()) + "-";
+    std::set<std::filesystem::path> marks;
+    std::error_code error;
+    for (std::filesystem::recursive_directory_iterator entry(cl::cache_root() / "kernels", error), end;
+         !error && entry != end; entry.increment(error))
+        if (entry->path().filename().string().rfind(prefix, 0) == 0) marks.insert(entry->path());
+    return marks;
 }
 
 // The small data with no validation and no test split: every kernel a run launches belongs to a
@@ -396,6 +410,28 @@ TEST_CASE("stop ends at a batch boundary and keeps the weights trained so far, a
 
 // The studio's Stop keeps the weights trained so far and, asked to, tests them: a stopped run
 // gets a test accuracy, the same as evaluating its saved weights, and says where it stopped.
+TEST_CASE("a job that has ended holds no mark on its device, so the next start takes nothing for a crash", "[job]") {
+    // A process that ends once its job has (a test, a command) left the mark behind before: the next
+    // start took it for a crash and emptied PoCL's cache under the processes using it then.
+    const std::set<std::filesystem::path> before = marks_of_this_process();  // other jobs' of this process
+    Recorder run;
+    std::mutex seen_mutex;
+    std::set<std::filesystem::path> while_training;
+    run.on_batch = [&](const BatchReport& report) {
+        if (report.batch != 1) return;
+        std::lock_guard lock(seen_mutex);
+        while_training = marks_of_this_process();
+    };
+    run_to_end(run, setup_of(small_project()));
+    REQUIRE(run.result);
+    std::lock_guard lock(seen_mutex);
+    std::vector<std::filesystem::path> of_this_job;
+    for (const std::filesystem::path& mark : while_training)
+        if (!before.count(mark)) of_this_job.push_back(mark);
+    REQUIRE(of_this_job.size() == 1);  // the job marked its device while it trained
+    CHECK_FALSE(std::filesystem::exists(of_this_job.front()));
+}
+
 TEST_CASE("a run stopped with test_when_stopped tests the weights it kept", "[job]") {
     TempDir dir("job-test-when-stopped");
     Recorder stopped;
