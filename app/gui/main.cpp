@@ -13,6 +13,7 @@
 #include "app/gui/dataset_download.h"
 #include "app/gui/dataset_loading.h"
 #include "app/gui/device_self_test.h"
+#include "app/gui/end_request.h"
 #include "app/gui/inside_controller.h"
 #include "app/gui/job_queue.h"
 #include "app/gui/kernel_warm_up.h"
@@ -134,6 +135,10 @@ int main(int argc, char** argv) {
     window.show();
     if (!warning.empty()) bps::app::show_startup_warning(&window, warning);
     window.offer_recovery();
+    // A logout, a shutdown or `kill` closes the window as Quit does (before the probe, whose first
+    // answer tells a test that this is in place).
+    bps::app::EndRequest end_request;
+    QObject::connect(&end_request, &bps::app::EndRequest::requested, &window, &QWidget::close);
     // The scripted walkthrough's eyes (tests/walkthrough/), only when it asks for them.
     bps::app::UiProbe::from_environment(&window);
     // The default device's kernels and self-test, while the learner looks around: Train joins it.

@@ -106,6 +106,21 @@ def main():
                 raise SystemExit("walkthrough: no screenshot after step %d" % index)
             print("  done in %.1f s" % (time.monotonic() - started), flush=True)
         print("walkthrough at %s: %d steps passed; screenshots in %s" % (options.size, len(steps), options.out))
+        # Ended as a logout ends it: SIGTERM closes the studio as Quit does, which asks first about
+        # the project the learner never saved; its work is not kept here. A studio killed instead
+        # leaves its devices' use marks, which the next start on the tests' shared kernel cache
+        # takes for a crash.
+        studio.send_signal(signal.SIGTERM)
+        try:
+            studio.wait(10)
+        except subprocess.TimeoutExpired:
+            subprocess.run(["bash", "-c", "walk button Discard"], env=env, timeout=60)
+        try:
+            status = studio.wait(60)
+        except subprocess.TimeoutExpired:
+            raise SystemExit("walkthrough: the studio did not end within 60 s of SIGTERM and Discard\n%s" % tail(log_path))
+        if status != 0:
+            raise SystemExit("walkthrough: the studio ended with status %d after SIGTERM\n%s" % (status, tail(log_path)))
     finally:
         if studio and studio.poll() is None:
             studio.send_signal(signal.SIGTERM)
