@@ -104,13 +104,20 @@ __kernel void conv2d_gradient_to_cnhw(const int batch, const int channels, const
 // is always the channel side (filters or input channels) and N the long side (positions or
 // gradient columns); group dimension 0 walks N and dimension 1 walks M. The kernels read the
 // convolution's tensors in place, so no column matrix or layout change is ever written.
-// TM, TN and STEP are the fastest of those measured (docs/performance.md); engine/ops/conv2d.cpp's
-// Layout::tile_m and tile_n must equal TILE_M and TILE_N.
+// TM, TN and STEP come from the device's tuning (device/kernel_tuning.h, -D definitions), which
+// also sizes the host's ranges (engine/ops/conv2d.cpp's Layout); these are the source's own,
+// the fastest of those measured on the H100 class (docs/performance.md).
+#ifndef TM
 #define TM 4
+#endif
+#ifndef TN
 #define TN 4
+#endif
+#ifndef STEP
+#define STEP 16
+#endif
 #define TILE_M (8 * TM)
 #define TILE_N (8 * TN)
-#define STEP 16
 // Loading a tile side of STEP values per row, the 64 work-items cover PASS_ROWS rows at a time.
 #define PASS_ROWS (64 / STEP)
 // Local tiles are STEP rows of float4s with one spare float4 per row: the work-items reading a

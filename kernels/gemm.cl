@@ -13,10 +13,18 @@
 #include "activation_functions.clh"
 #include "vector_sum.clh"
 
+// ROWS, DOT_ROWS and DOT_COLS come from the device's tuning (device/kernel_tuning.h, -D
+// definitions), which also sizes the host's ranges (engine/ops/gemm.cpp); these are the source's own.
+#ifndef ROWS
 #define ROWS 8
+#endif
 #define COLS 32
+#ifndef DOT_ROWS
 #define DOT_ROWS 4
+#endif
+#ifndef DOT_COLS
 #define DOT_COLS 4
+#endif
 
 #define GEMM_ARGUMENTS                                                                                    \
     const int m, const int n, const int k, const float alpha, __global const float *a, const int a_offset, \

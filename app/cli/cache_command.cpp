@@ -11,7 +11,9 @@
 #include "engine/cl/device.h"
 #include "engine/cl/device_use_mark.h"
 #include "engine/cl/kernel_library.h"
+#include "engine/device/tuning_record.h"
 #include "engine/kernel_cache/kernel_cache.h"
+#include "engine/ops/kernel_tuner.h"
 #include "engine/session/build_check.h"
 #include "engine/session/devices.h"
 
@@ -27,7 +29,8 @@ const char* const cache_help =
     "or BACKPROP_CACHE_DIR when set; the drivers' own caches (PoCL, NVIDIA, Intel) go beside it.\n"
     "\n"
     "  info     the folder, the entries per device and their size\n"
-    "  warm     build the engine's kernels for a device now, timing each program\n"
+    "  warm     build the engine's kernels for a device now, timing each program; a device\n"
+    "           not tuned yet is tuned first: its kernels' tile variants timed, the fastest kept\n"
     "  clear    delete every cached program, and the drivers' caches kept beside them (and\n"
     "           PoCL's in POCL_CACHE_DIR when you set it); refused while another backprop\n"
     "           process builds or uses kernels, which it names\n";
@@ -64,19 +67,52 @@ int cache_info(Arguments& arguments) {
     return exit_ok;
 }
 
+// Times the kernels' tile variants on the device (ops/kernel_tuner.h), says what each took, and
+// keeps the winner for the device from now on.
+void tune(cl::DeviceInfo& device) {
+    std::cout << "tuning the engine's kernels for " << device.name << "\n";
+    device::TuningRecord record = ops::tune_kernels(device);
+    for (const device::VariantTime& variant : record.timed)
+        std::cout << "  " << variant.tuning.describe(device.kind) << ": "
+                  << (variant.error.empty() ? session::format_milliseconds(variant.milliseconds) + " a pass"
+                                            : "failed: " + variant.error)
+                  << (variant.tuning == record.chosen ? " (chosen)" : "") << "\n";
+    if (record.untimed > 0)
+        std::cout << "  " << session::format_count(record.untimed, "variant") << " left out to keep within "
+                  << ops::tuning_budget_seconds(device) << " s\n";
+    std::cout << "tuned in " << session::format_milliseconds(record.seconds * 1000) << ", beyond "
+              << session::format_milliseconds(record.shared_build_seconds * 1000)
+              << " building today's tiles (the driver's cache may keep them for the build below): "
+              << record.summary(device.kind) << "\n";
+    const std::optional<device::TuningRecord> kept = device::keep_tuning(cl::cache_root(), device, record);
+    if (!kept)
+        print_note("the tuning could not be stored in " +
+                   device::tuning_record_path(cl::cache_root(), device).parent_path().string() +
+                   ": it holds for this build only");
+    else if (kept->chosen != record.chosen || kept->seconds != record.seconds) {
+        std::cout << "another process tuned the device first, and its choice is kept: " << kept->summary(device.kind)
+                  << "\n";
+        record = *kept;
+    }
+    device.tuning = record.chosen;
+    device.tuning_summary = record.summary(device.kind);
+}
+
 int cache_warm(Arguments& arguments) {
     const std::string request = device::device_request(arguments.take_option("--device"));
     arguments.expect_nothing_left();
     const std::vector<cl::DeviceInfo> devices = cl::discover_devices();
-    const cl::DeviceInfo& device = devices.at(cl::select_device(devices, request));
+    cl::DeviceInfo device = devices.at(cl::select_device(devices, request));
     cl::DeviceUseMark in_use(cl::cache_root(), device);
     for (const std::string& note : in_use.notes()) print_note(note);
     if (!in_use.skipped().empty()) throw std::runtime_error(in_use.skipped());
+    if (device.tuning_summary.empty()) tune(device);
     cl::KernelCache cache(cl::kernel_cache_dir());
     const cl::Context context(device);
     double total = 0;
     std::cout << "building the engine's kernels for " << device.name << "\n";
-    for (const cl::ProgramBuild& build : cl::build_engine_programs(context, &cache)) {
+    for (const cl::ProgramBuild& build : cl::build_engine_programs(
+             context, &cache, [&device](std::string_view name) { return device.tuning.build_options(name); })) {
         std::cout << "  " << build.name << ": " << (build.from_cache ? "loaded from cache" : "built from source")
                   << " in " << session::format_milliseconds(build.milliseconds) << "\n";
         if (!build.cache_note.empty()) print_note(build.cache_note);
@@ -102,7 +138,8 @@ int cache_check_build(Arguments& arguments) {
     cl::KernelCache cache(cl::kernel_cache_dir());
     const cl::Context context(device);
     std::cout << device::check_build_started << std::endl;
-    (void)cl::build_engine_programs(context, &cache);
+    (void)cl::build_engine_programs(context, &cache,
+                                    [&device](std::string_view name) { return device.tuning.build_options(name); });
     std::cout << device::check_build_finished << std::endl;
     return exit_ok;
 }

@@ -22,7 +22,8 @@ const char* const devices_help =
     "best by default (discrete GPU, integrated GPU, accelerator, then CPU; most compute units\n"
     "first), or the one chosen by --device or the BACKPROP_DEVICE environment variable.\n"
     "The self-test column shows what each device's self-test found with its driver: a device\n"
-    "that computed wrong results ('WRONG') is never the default.\n"
+    "that computed wrong results ('WRONG') is never the default. Below the table, each device's\n"
+    "kernel tiles: what its tuning chose at the warm-up, against the source's own.\n"
     "\n"
     "  --json            print the same facts as JSON\n"
     "  --device D        mark device D (an index or part of its name) as chosen\n"
@@ -121,6 +122,14 @@ int run_devices(Arguments& arguments) {
     }
     std::cout << device_table(std::vector<device::DeviceDescription>(devices.begin(), devices.end()), chosen);
     std::cout << "\n";
+    for (const cl::DeviceInfo& device : devices)
+        if (device.skipped.empty())
+            std::cout << "  device " << device.index << " kernels: "
+                      << (device.tuning_summary.empty() ? device.tuning.describe(device.kind) +
+                                                              " (not tuned yet: `backprop cache warm` or the studio's "
+                                                              "warm-up tunes them)"
+                                                        : device.tuning_summary)
+                      << "\n";
     for (const cl::DeviceInfo& device : devices)
         if (!device.skipped.empty())
             std::cout << "- device " << device.index << " (" << device.name << ") is skipped: " << device.skipped

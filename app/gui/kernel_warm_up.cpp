@@ -49,6 +49,8 @@ struct GateEnd {
 session::StageReport stage_of(const session::WarmUpProgress& progress) {
     if (progress.testing) return {session::Stage::preparing, "testing the device before its first training", 0, 0};
     if (progress.total == 0) return {session::Stage::preparing, "opening the device", 0, 0};
+    if (progress.tuning)
+        return {session::Stage::preparing, "tuning kernels for the device", progress.done, progress.total};
     return {session::Stage::preparing, "building kernels", progress.done, progress.total};
 }
 
@@ -79,6 +81,7 @@ KernelWarmUp::KernelWarmUp(QStatusBar* status_bar, ui::DevicePanel* device_panel
         const auto result = value.value<session::DeviceWarmUp>();
         status_->hide();
         qCInfo(startup_timing) << "warm-up: done," << (result.was_warm ? "the cache was warm" : "kernels built");
+        if (result.tuning && device_panel_) device_panel_->show_tuning(device_index_, *result.tuning);
         if (result.self_test) {
             if (device_panel_) device_panel_->show_self_test(device_index_, *result.self_test);
             if (comparison_panel_) comparison_panel_->show_self_test(device_index_, *result.self_test);
@@ -102,6 +105,7 @@ KernelWarmUp::~KernelWarmUp() {
 QString KernelWarmUp::progress_text(const session::WarmUpProgress& progress) {
     if (progress.testing) return tr("Preparing the device: testing it");
     if (progress.total == 0) return tr("Preparing the device: opening it");
+    if (progress.tuning) return tr("Preparing the device: tuning kernels %1/%2").arg(progress.done).arg(progress.total);
     return tr("Preparing the device: %1/%2 kernels").arg(progress.done).arg(progress.total);
 }
 

@@ -10,6 +10,7 @@
 #include "engine/cl/error.h"
 #include "engine/cl/opencl_loader.h"
 #include "engine/device/self_test_record.h"
+#include "engine/device/tuning_record.h"
 
 namespace bps::cl {
 
@@ -107,6 +108,7 @@ std::vector<DeviceInfo> discover_devices() {
             devices.back().index = devices.size() - 1;
             devices.back().skipped = device_skip_reason(cache_root(), devices.back());
             device::fill_self_test_state(cache_root(), devices.back());
+            device::fill_tuning_state(cache_root(), devices.back());
         }
     }
     return devices;

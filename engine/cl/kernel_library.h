@@ -1,7 +1,9 @@
 #pragma once
 // Builds the engine's own programs (every kernels/*.cl) for one device: what start-up and
 // `backprop cache warm` do, and what the cold/warm build-time figures measure.
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/cl/context.h"
@@ -17,6 +19,9 @@ struct ProgramBuild {
     std::string cache_note;   // Program::cache_note(): a wrong cache entry that was replaced
 };
 
-std::vector<ProgramBuild> build_engine_programs(const Context& context, KernelCache* cache);
+// `options(name)` gives each program's build options: the device's tuning (device/kernel_tuning.h)
+// where the programs are to be the ones the runtime uses.
+std::vector<ProgramBuild> build_engine_programs(const Context& context, KernelCache* cache,
+                                                const std::function<std::string(std::string_view)>& options = {});
 
 }  // namespace bps::cl

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/device/kernel_tuning.h"
+
 namespace bps::device {
 
 // In the order of preference for the default device.
@@ -49,6 +51,10 @@ struct DeviceDescription {
     // ("" when not run). Filled in by discovery.
     SelfTestState self_test = SelfTestState::not_run;
     std::string self_test_summary;
+    // The tiles the engine's own kernels are built with on this device (device/tuning_record.h),
+    // and what its tuning found ("" before the first warm-up tunes it). Filled in by discovery.
+    KernelTuning tuning;
+    std::string tuning_summary;
 };
 
 // No OpenCL platform at all: an ordinary state with an explanation (no_opencl_help), not a crash.

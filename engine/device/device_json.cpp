@@ -42,7 +42,8 @@ json device_json(const DeviceDescription& device) {
             {"fp64", device.fp64},
             {"skipped", device.skipped.empty() ? json(nullptr) : json(device.skipped)},
             {"self_test", std::string(self_test_state_name(device.self_test))},
-            {"self_test_summary", device.self_test_summary}};
+            {"self_test_summary", device.self_test_summary},
+            {"tuning_summary", device.tuning_summary}};
 }
 
 DeviceDescription device_from_json(const json& object) {
@@ -65,6 +66,7 @@ DeviceDescription device_from_json(const json& object) {
     device.opencl_c_version = object.value("opencl_c_version", std::string());
     device.fp16 = object.value("fp16", false);
     device.fp64 = object.value("fp64", false);
+    device.tuning_summary = object.value("tuning_summary", std::string());
     if (const auto skipped = object.find("skipped"); skipped != object.end() && skipped->is_string())
         device.skipped = skipped->get<std::string>();
     return device;

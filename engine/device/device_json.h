@@ -10,7 +10,8 @@ namespace bps::device {
 // Every fact of the description, by name: index, name, vendor, platform, platform_version, kind
 // ("integrated GPU"), compute_units, clock_mhz, global_memory_bytes, max_allocation_bytes,
 // local_memory_bytes, max_work_group_size, opencl_c_version, driver_version, fp16, fp64, skipped
-// (null for a usable device), self_test ("passed", "wrong results", "not run"), self_test_summary.
+// (null for a usable device), self_test ("passed", "wrong results", "not run"), self_test_summary,
+// tuning_summary (what the kernel tuning chose, "" before it ran).
 nlohmann::json device_json(const DeviceDescription& device);
 
 // The description back. index, name, platform, platform_version, driver_version, kind,

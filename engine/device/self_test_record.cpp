@@ -4,9 +4,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "engine/base/atomic_file.h"
-#include "engine/base/bounded_text.h"
-#include "engine/kernel_cache/kernel_cache.h"
+#include "engine/device/device_record.h"
 #include "kernels/embedded_kernels.h"
 
 namespace bps::device {
@@ -31,11 +29,6 @@ const std::string& all_kernel_sources() {
     return sources;
 }
 
-cl::CacheKey record_key(const DeviceDescription& device) {
-    return {all_kernel_sources(),    "self-test", device.platform_name,
-            device.platform_version, device.name, device.driver_version};
-}
-
 nlohmann::json number(double value) {
     return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
@@ -46,19 +39,15 @@ double number_from(const nlohmann::json& value) {
 }  // namespace
 
 fs::path self_test_record_path(const fs::path& cache_root, const DeviceDescription& device) {
-    const cl::CacheKey key = record_key(device);
-    return cache_root / "self-test" /
-           (cl::KernelCache::device_folder_name(key) + "-" + cl::KernelCache::key_hash_hex(key) + ".json");
+    return device_record_path(cache_root, "self-test", device, all_kernel_sources(), "self-test");
 }
 
 std::optional<SelfTestResult> read_self_test(const fs::path& cache_root, const DeviceDescription& device) {
-    const io::BoundedText file = io::read_bounded_text(self_test_record_path(cache_root, device), 1 << 16);
-    if (file.outcome != io::TextRead::read) return std::nullopt;
+    const std::optional<nlohmann::json> found =
+        read_device_record(self_test_record_path(cache_root, device), record_format, record_version, device);
+    if (!found) return std::nullopt;
     try {
-        const nlohmann::json record = nlohmann::json::parse(file.text);
-        if (record.at("format") != record_format || record.at("version") != record_version) return std::nullopt;
-        // The name carries a hash of these; a record of another device or driver is not this one's.
-        if (record.at("device") != device.name || record.at("driver") != device.driver_version) return std::nullopt;
+        const nlohmann::json& record = *found;
         SelfTestResult result;
         for (const nlohmann::json& check : record.at("checks"))
             result.checks.push_back({check.at("name").get<std::string>(), number_from(check.at("error")),
@@ -79,28 +68,15 @@ bool store_self_test(const fs::path& cache_root, const DeviceDescription& device
     for (const SelfTestCheck& check : result.checks)
         checks.push_back(
             {{"name", check.name}, {"error", number(check.error)}, {"tolerance", number(check.tolerance)}});
-    const nlohmann::json record{{"format", record_format},
-                                {"version", record_version},
-                                {"device", device.name},
-                                {"platform", device.platform_name},
-                                {"platform_version", device.platform_version},
-                                {"driver", device.driver_version},
-                                {"date", result.date},
-                                {"correct", result.correct()},
-                                {"checks", checks},
-                                {"error", result.error},
-                                {"launch_us", number(result.launch_us)},
-                                {"launch_finish_us", number(result.launch_finish_us)},
-                                {"seconds", number(result.seconds)}};
-    const fs::path path = self_test_record_path(cache_root, device);
-    try {
-        std::error_code ignored;
-        fs::create_directories(path.parent_path(), ignored);
-        io::save_atomically(path, record.dump(2) + "\n");
-        return true;
-    } catch (const std::exception&) {
-        return false;
-    }
+    return store_device_record(self_test_record_path(cache_root, device),
+                               device_record_text(record_format, record_version, device,
+                                                  {{"date", result.date},
+                                                   {"correct", result.correct()},
+                                                   {"checks", checks},
+                                                   {"error", result.error},
+                                                   {"launch_us", number(result.launch_us)},
+                                                   {"launch_finish_us", number(result.launch_finish_us)},
+                                                   {"seconds", number(result.seconds)}}));
 }
 
 void set_self_test_state(DeviceDescription& device, const std::optional<SelfTestResult>& result) {

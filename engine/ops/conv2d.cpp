@@ -53,10 +53,11 @@ struct Layout {
     // large GPU, but no more than that: the partial sums stay a small buffer.
     static constexpr std::size_t min_chunk = 256, target_groups = 1024;
     // The own kernels' output tile: tile_m channels (filters or input channels) by tile_n of the
-    // long side (positions or gradient columns); kernels/conv2d.cl's TILE_M and TILE_N.
-    static constexpr std::size_t tile_m = 32, tile_n = 32;
-    static std::size_t tiles_m(std::size_t count) { return (count + tile_m - 1) / tile_m; }
-    static std::size_t tiles_n(std::size_t count) { return (count + tile_n - 1) / tile_n; }
+    // long side (positions or gradient columns); kernels/conv2d.cl's TILE_M and TILE_N, which the
+    // device's tuning sets (the runtime's, device/kernel_tuning.h).
+    std::size_t tile_m = 32, tile_n = 32;
+    std::size_t tiles_m(std::size_t count) const { return (count + tile_m - 1) / tile_m; }
+    std::size_t tiles_n(std::size_t count) const { return (count + tile_n - 1) / tile_n; }
     std::size_t tiles() const { return tiles_n(col_rows() + 1) * tiles_m(std::size_t(filters)); }
     std::size_t chunk() const {
         const std::size_t wanted_chunks = std::max<std::size_t>(1, (target_groups + tiles() - 1) / tiles());
@@ -89,7 +90,8 @@ int slice_of(const Layout& l, int asked) {
     return static_cast<int>(std::clamp<std::size_t>(fitting, 1, std::size_t(l.batch)));
 }
 
-Layout layout_of(const Shape& input, int out_channels, const model::Conv2dGeometry& g, int asked_slice) {
+Layout layout_of(const Runtime& runtime, const Shape& input, int out_channels, const model::Conv2dGeometry& g,
+                 int asked_slice) {
     model::conv2d_output_shape(input, out_channels, g);  // checks the sizes, with the learner's message
     Layout l{input.n,
              input.c,
@@ -111,6 +113,8 @@ Layout layout_of(const Shape& input, int out_channels, const model::Conv2dGeomet
             size_text(g.kernel_h, g.kernel_w) + " needs " + std::to_string(l.gemm_workspace()) +
             " workspace values, more than one kernel can index (" + std::to_string(INT_MAX) + ")");
     l.slice = slice_of(l, asked_slice);
+    l.tile_m = runtime.tuning().conv.tile_m();
+    l.tile_n = runtime.tuning().conv.tile_n();
     return l;
 }
 
@@ -126,9 +130,10 @@ void require_shape(const Tensor& tensor, const Shape& expected, const char* op, 
 }
 
 // Checks the parameters and the workspace; the weight's first dimension gives the filter count.
-Layout checked_layout(const model::Conv2dGeometry& g, const Tensor& x, const Tensor& weight, const Tensor& bias,
-                      const Tensor& workspace, const ConvPlan& plan, const char* op, const char* bias_name) {
-    Layout l = layout_of(x.shape, weight.shape.n, g, plan.samples_per_slice);
+Layout checked_layout(const Runtime& runtime, const model::Conv2dGeometry& g, const Tensor& x, const Tensor& weight,
+                      const Tensor& bias, const Tensor& workspace, const ConvPlan& plan, const char* op,
+                      const char* bias_name) {
+    Layout l = layout_of(runtime, x.shape, weight.shape.n, g, plan.samples_per_slice);
     require_shape(weight, Shape{l.filters, l.channels, g.kernel_h, g.kernel_w}, op, "weight", x.shape);
     require_shape(bias, Shape{1, l.filters, 1, 1}, op, bias_name, x.shape);
     // Kept columns first: the workspace then needs no room for them.
@@ -224,8 +229,8 @@ void split_filter_gradient(Runtime& runtime, const Layout& l, const Tensor& x, c
                            const Tensor& dweight, const Tensor& dbias) {
     const std::size_t columns = l.col_rows() + 1;  // the col rows, then the bias
     run_implicit(runtime, conv2d_filter_gradient_partial_kernel, "Conv2D backward",
-                 {Layout::tiles_n(columns), Layout::tiles_m(std::size_t(l.filters)), l.chunks()}, l,
-                 static_cast<int>(l.chunk()), x, dy, partial);
+                 {l.tiles_n(columns), l.tiles_m(std::size_t(l.filters)), l.chunks()}, l, static_cast<int>(l.chunk()), x,
+                 dy, partial);
     runtime.run_3d(conv2d_filter_gradient_sum_kernel, columns, std::size_t(l.filters), 1, l.filters,
                    static_cast<int>(l.col_rows()), static_cast<int>(l.chunks()), partial, dweight, dbias);
 }
@@ -240,13 +245,13 @@ std::size_t column_budget_values() {
 
 std::size_t conv2d_kept_columns_elements(const Runtime& runtime, const Shape& input, int out_channels,
                                          const model::Conv2dGeometry& geometry, ConvPlan plan) {
-    const Layout l = layout_of(input, out_channels, geometry, plan.samples_per_slice);
+    const Layout l = layout_of(runtime, input, out_channels, geometry, plan.samples_per_slice);
     return l.columns_keepable(resolved(runtime, plan.method)) ? l.batch_columns() : 0;
 }
 
 std::size_t conv2d_workspace_elements(const Runtime& runtime, const Shape& input, int out_channels,
                                       const model::Conv2dGeometry& geometry, ConvPlan plan, ColumnMatrix columns) {
-    Layout l = layout_of(input, out_channels, geometry, plan.samples_per_slice);
+    Layout l = layout_of(runtime, input, out_channels, geometry, plan.samples_per_slice);
     const ConvMethod method = resolved(runtime, plan.method);
     if (columns == ColumnMatrix::kept) {
         if (!l.columns_keepable(method))
@@ -263,15 +268,15 @@ void conv2d_forward(Runtime& runtime, const model::Conv2dGeometry& geometry, con
                     const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan,
                     const std::optional<FusedActivation>& activation) {
     plan.method = resolved(runtime, plan.method);
-    const Layout l = checked_layout(geometry, x, weight, bias, workspace, plan, "forward", "bias");
+    const Layout l = checked_layout(runtime, geometry, x, weight, bias, workspace, plan, "forward", "bias");
     require_shape(y, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "forward", "y", x.shape);
     require_fusable(activation, y, y, "Conv2D forward");
     const int kind = FusedActivation::kernel_kind(activation);
     const float slope = FusedActivation::kernel_slope(activation);
     if (plan.method == ConvMethod::own) {
         run_implicit(runtime, conv2d_forward_implicit_kernel, "Conv2D forward",
-                     {Layout::tiles_n(l.col_columns()), Layout::tiles_m(std::size_t(l.filters)), 1}, l, x, weight, bias,
-                     y, kind, slope);
+                     {l.tiles_n(l.col_columns()), l.tiles_m(std::size_t(l.filters)), 1}, l, x, weight, bias, y, kind,
+                     slope);
         return;
     }
     const Tensor col = columns_of(workspace, l, plan), cnhw = cnhw_of(workspace, l);
@@ -292,7 +297,7 @@ void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, co
                      const Tensor& workspace, ConvPlan plan, const std::optional<FusedActivation>& activation,
                      const Tensor& y) {
     plan.method = resolved(runtime, plan.method);
-    const Layout l = checked_layout(geometry, x, weight, dbias, workspace, plan, "backward", "dbias");
+    const Layout l = checked_layout(runtime, geometry, x, weight, dbias, workspace, plan, "backward", "dbias");
     require_shape(dy, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "backward", "dy", x.shape);
     require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
     if (dx.buffer != nullptr) require_shape(dx, x.shape, "backward", "dx", x.shape);
@@ -303,8 +308,8 @@ void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, co
         split_filter_gradient(runtime, l, x, dy, partial_of(workspace, l), dweight, dbias);
         if (dx.buffer != nullptr)
             run_implicit(runtime, conv2d_backward_data_implicit_kernel, "Conv2D backward",
-                         {Layout::tiles_n(std::size_t(l.batch) * std::size_t(l.height) * std::size_t(l.width)),
-                          Layout::tiles_m(std::size_t(l.channels)), 1},
+                         {l.tiles_n(std::size_t(l.batch) * std::size_t(l.height) * std::size_t(l.width)),
+                          l.tiles_m(std::size_t(l.channels)), 1},
                          l, weight, dy, dx, static_cast<int>(dx_write == GradWrite::accumulate));
         return;
     }

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "engine/cl/cache_location.h"
+#include "engine/ops/kernel_tuner.h"
 
 namespace bps::device {
 
@@ -12,7 +13,21 @@ DeviceForWork::DeviceForWork(const cl::DeviceInfo& device, const DeviceOpening& 
         for (const std::string& note : in_use_->notes()) opening.note(note);
     // Died building for this device again: it is skipped now, and nothing is built for it.
     if (!in_use_->skipped().empty()) throw std::runtime_error(in_use_->skipped());
-    runtime_.emplace(device, &cache_, opening.cache_writes);
+    cl::DeviceInfo tuned = device;
+    if (opening.tuning && device.tuning_summary.empty()) {
+        tuned_ = ops::tune_kernels(device, opening.tuning);
+        // Another warm-up of the device that finished first keeps its choice: every process
+        // builds the same kernels. Not stored, the device is only tuned again at the next warm-up.
+        if (const std::optional<device::TuningRecord> kept = device::keep_tuning(cl::cache_root(), device, *tuned_))
+            tuned_ = kept;
+        else if (opening.note)
+            opening.note("the kernel tuning for " + device.name + " could not be stored in " +
+                         device::tuning_record_path(cl::cache_root(), device).parent_path().string() +
+                         ": the next warm-up tunes again");
+        tuned.tuning = tuned_->chosen;
+        tuned.tuning_summary = tuned_->summary(device.kind);
+    }
+    runtime_.emplace(tuned, &cache_, opening.cache_writes);
     if (opening.building) opening.building(0, 0);
     runtime_->build_programs(opening.building);
     if (opening.note)

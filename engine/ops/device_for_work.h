@@ -12,6 +12,7 @@
 
 #include "engine/cl/device.h"
 #include "engine/cl/device_use_mark.h"
+#include "engine/device/tuning_record.h"
 #include "engine/kernel_cache/kernel_cache.h"
 #include "engine/ops/runtime.h"
 
@@ -24,6 +25,11 @@ struct DeviceOpening {
     std::function<void(std::size_t done, std::size_t total)> building;
     // The warm-up, which builds ahead of need, stores even PoCL's binaries (ops::CacheWrites).
     ops::CacheWrites cache_writes = ops::CacheWrites::skip_pocl_binaries;
+    // The warm-up: a device with no stored tuning (DeviceDescription::tuning_summary empty) is tuned
+    // first (ops/kernel_tuner.h), under the device's mark, hearing each variant as it is timed; the
+    // record is stored and the programs are built with the winner. Null: the stored tuning, or the
+    // source's own tiles.
+    std::function<void(std::size_t done, std::size_t total)> tuning = {};
 };
 
 class DeviceForWork {
@@ -36,6 +42,8 @@ public:
 
     ops::Runtime& runtime() noexcept { return *runtime_; }
     const cl::DeviceInfo& device() const noexcept { return runtime_->device(); }
+    // The tuning done while opening (DeviceOpening::tuning), none when none was.
+    const std::optional<device::TuningRecord>& tuned() const noexcept { return tuned_; }
 
     // The work ends on purpose while a call may still be stuck in the driver (a watchdog ended it):
     // the mark goes now, from any thread, so that the next start does not take it for a crash.
@@ -45,6 +53,7 @@ private:
     std::mutex mark_mutex_;
     std::optional<cl::DeviceUseMark> in_use_;
     cl::KernelCache cache_;
+    std::optional<device::TuningRecord> tuned_;
     std::optional<ops::Runtime> runtime_;  // made once the mark is written: it already talks to the driver
 };
 

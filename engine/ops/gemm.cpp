@@ -3,6 +3,7 @@
 #include <clblast.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -63,9 +64,18 @@ GemmMethod resolved(const Runtime& runtime, GemmMethod method, std::size_t m, st
     return method;
 }
 
-// kernels/gemm.cl: ROWS x COLS tiles of C per work-item for nn and tn, DOT_ROWS x DOT_COLS for nt.
-// The product is one `resolved` found the own kernels take.
-constexpr std::size_t broadcast_rows = 8, broadcast_columns = 32, dot_rows = 4, dot_columns = 4;
+// kernels/gemm.cl: ROWS x COLS tiles of C per work-item for nn and tn, DOT_ROWS x DOT_COLS for nt;
+// all but COLS are the device's tuning (device/kernel_tuning.h), with which the program was built.
+constexpr std::size_t broadcast_columns = 32;
+std::size_t broadcast_rows(const Runtime& runtime) {
+    return std::size_t(runtime.tuning().gemm.rows);
+}
+// The range of one work-item per DOT_ROWS x DOT_COLS tile of an m x n product, `depth` deep.
+std::array<std::size_t, 3> dot_groups(const Runtime& runtime, std::size_t m, std::size_t n, std::size_t depth) {
+    const std::size_t rows = std::size_t(runtime.tuning().gemm.dot_rows),
+                      columns = std::size_t(runtime.tuning().gemm.dot_cols);
+    return {(m + rows - 1) / rows, (n + columns - 1) / columns, depth};
+}
 
 // A x B^T splits k into chunks of split_chunk (a multiple of the kernel's step of 16) when there
 // are at least min_split_chunks of them. Measured on 2 and 16 cores (docs/performance.md): chunks
@@ -87,8 +97,7 @@ void split_dot_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t 
     Runtime::set_arguments(partial, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
                            static_cast<int>(split_chunk), a.tensor, static_cast<int>(a.ld), b.tensor,
                            static_cast<int>(b.ld), scratch);
-    partial.run_groups(runtime.queue(), {(m + dot_rows - 1) / dot_rows, (n + dot_columns - 1) / dot_columns, chunks},
-                       {1, 1, 1});
+    partial.run_groups(runtime.queue(), dot_groups(runtime, m, n, chunks), {1, 1, 1});
     runtime.count_gemm();
     runtime.run(gemm_nt_sum_kernel, m, static_cast<int>(m), static_cast<int>(n), static_cast<int>(chunks), alpha,
                 scratch, beta, c, static_cast<int>(ldc));
@@ -106,10 +115,13 @@ void own_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, flo
     cl::Kernel& kernel = runtime.kernel(dot ? gemm_nt_kernel : a.transposed ? gemm_tn_kernel : gemm_nn_kernel);
     Runtime::set_arguments(kernel, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a.tensor,
                            static_cast<int>(a.ld), b.tensor, static_cast<int>(b.ld), beta, c, static_cast<int>(ldc));
-    const std::size_t tile_rows = dot ? dot_rows : broadcast_rows, tile_columns = dot ? dot_columns : broadcast_columns;
     // Groups of one work-item: each is a whole register tile, and a CPU runs groups on its cores.
-    kernel.run_groups(runtime.queue(), {(m + tile_rows - 1) / tile_rows, (n + tile_columns - 1) / tile_columns, 1},
-                      {1, 1, 1});
+    const std::size_t rows = broadcast_rows(runtime);
+    kernel.run_groups(
+        runtime.queue(),
+        dot ? dot_groups(runtime, m, n, 1)
+            : std::array<std::size_t, 3>{(m + rows - 1) / rows, (n + broadcast_columns - 1) / broadcast_columns, 1},
+        {1, 1, 1});
     runtime.count_gemm();
 }
 }  // namespace
@@ -155,8 +167,7 @@ bool gemm_nt_bias_activation(Runtime& runtime, std::size_t m, std::size_t n, std
     Runtime::set_arguments(kernel, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), a.tensor,
                            static_cast<int>(a.ld), b.tensor, static_cast<int>(b.ld), c, static_cast<int>(ldc), bias,
                            FusedActivation::kernel_kind(activation), FusedActivation::kernel_slope(activation));
-    kernel.run_groups(runtime.queue(), {(m + dot_rows - 1) / dot_rows, (n + dot_columns - 1) / dot_columns, 1},
-                      {1, 1, 1});
+    kernel.run_groups(runtime.queue(), dot_groups(runtime, m, n, 1), {1, 1, 1});
     runtime.count_gemm();
     return true;
 }

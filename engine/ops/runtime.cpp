@@ -62,8 +62,9 @@ const cl::Program& Runtime::program(std::string_view name) {
     if (found == programs_.end()) {
         const std::string_view source = kernels::embedded_source(name);
         found = programs_
-                    .emplace(std::string(name), std::make_unique<cl::Program>(context_, std::string(name), source,
-                                                                              std::string(), cache_, cache_write_))
+                    .emplace(std::string(name),
+                             std::make_unique<cl::Program>(context_, std::string(name), source,
+                                                           device().tuning.build_options(name), cache_, cache_write_))
                     .first;
     }
     return *found->second;

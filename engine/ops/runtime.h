@@ -44,6 +44,9 @@ public:
     const cl::Context& context() const noexcept { return context_; }
     const cl::Queue& queue() const noexcept { return queue_; }
     const cl::DeviceInfo& device() const noexcept { return context_.device(); }
+    // The tiles this runtime's own kernels are built with and launched by: the device's tuning
+    // (device/kernel_tuning.h), given with the device.
+    const device::KernelTuning& tuning() const noexcept { return context_.device().tuning; }
 
     // The kernel `id` names, created from its (already built) program on first use and kept:
     // a launch indexes a vector, with no name to look up.

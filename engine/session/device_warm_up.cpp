@@ -32,14 +32,14 @@ cl::DeviceInfo current(const device::DeviceDescription& wanted) {
 }
 
 bool warm(const cl::DeviceInfo& device) {
-    if (device.self_test == device::SelfTestState::not_run) return false;
+    if (device.self_test == device::SelfTestState::not_run || device.tuning_summary.empty()) return false;
     const cl::KernelCache cache(cl::kernel_cache_dir());
     std::error_code error;
-    // The key the runtime builds each program under (engine/cl/program.cpp: no build options).
+    // The key the runtime builds each program under: the tuning's definitions (ops/runtime.cpp).
     const std::vector<std::string_view> programs = ops::programs_for(device);
     return std::all_of(programs.begin(), programs.end(), [&](std::string_view program) {
         const cl::CacheKey key{std::string(kernels::embedded_source(program)),
-                               std::string(),
+                               device.tuning.build_options(program),
                                device.platform_name,
                                device.platform_version,
                                device.name,
@@ -79,11 +79,16 @@ DeviceWarmUp warm_up_device(const device::DeviceDescription& wanted,
                                                  tell({done, programs, false});
                                                  if (done < programs && stop()) throw Stopped{};
                                              },
-                                             ops::CacheWrites::all});
+                                             ops::CacheWrites::all,
+                                             [&tell, &stop](std::size_t done, std::size_t total) {
+                                                 tell({done, total, false, true});
+                                                 if (done < total && stop()) throw Stopped{};
+                                             }});
     } catch (const Stopped&) {
         result.stopped = true;
         return result;
     }
+    result.tuning = opened->tuned();
     if (device.self_test != device::SelfTestState::not_run) return result;
     if (stop()) {
         result.stopped = true;

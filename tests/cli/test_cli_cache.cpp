@@ -72,6 +72,49 @@ TEST_CASE("cache warm builds the engine's kernels once and the second run loads 
     CHECK(cache_info()["entries"] == 0);
 }
 
+TEST_CASE("cache warm tunes an untuned device once, keeps the winner, and devices shows it") {
+    TempDir dir("cli-tuning");
+    ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", dir.path().string());
+    const ProcessResult before = run_command_stdout(backprop("devices"));
+    REQUIRE(before.exit_code == 0);
+    CHECK_THAT(before.output,
+               Catch::Contains("(not tuned yet: `backprop cache warm` or the studio's warm-up tunes them)"));
+
+    const ProcessResult cold = run_command(backprop("cache warm"));
+    REQUIRE(cold.exit_code == 0);
+    CHECK_THAT(cold.output, Catch::Contains("tuning the engine's kernels for "));
+    // Each variant timed says what a pass took; one is chosen; the line after says what was kept.
+    CHECK(count_occurrences(cold.output, " a pass") >= 1);
+    CHECK(count_occurrences(cold.output, "(chosen)") == 1);
+    const std::size_t tuned_at = cold.output.find("tuned in ");
+    REQUIRE(tuned_at != std::string::npos);
+    const std::string summary = cold.output.substr(tuned_at, cold.output.find('\n', tuned_at) - tuned_at);
+    const std::string choice = summary.substr(summary.find(": ") + 2);  // "<tiles>: <how> (<n> of <m> ...)"
+
+    // The record is on disk, as JSON naming the device, and devices shows the same line.
+    std::size_t records = 0;
+    for (const auto& item : std::filesystem::directory_iterator(dir.path() / "tuning")) {
+        ++records;
+        std::ifstream file(item.path());
+        const nlohmann::json record = nlohmann::json::parse(file);
+        CHECK(record["format"] == "backprop-studio-kernel-tuning");
+        CHECK(record["timed"].size() >= 1);
+    }
+    CHECK(records == 1);
+    const ProcessResult after = run_command_stdout(backprop("devices"));
+    REQUIRE(after.exit_code == 0);
+    CHECK_THAT(after.output, Catch::Contains(" kernels: " + choice));
+    const ProcessResult json = run_command_stdout(backprop("devices --json"));
+    REQUIRE(json.exit_code == 0);
+    CHECK(nlohmann::json::parse(json.output)["devices"][0]["tuning_summary"] == choice);
+
+    // Tuned once: the next warm-up only loads.
+    const ProcessResult warm = run_command(backprop("cache warm"));
+    REQUIRE(warm.exit_code == 0);
+    CHECK_THAT(warm.output, !Catch::Contains("tuning"));
+    CHECK_THAT(warm.output, Catch::Contains(" 0 built"));
+}
+
 TEST_CASE("two processes warming the same cache at once both succeed and leave one valid entry per program") {
     TempDir dir("cli-cache-race");
     ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", dir.path().string());

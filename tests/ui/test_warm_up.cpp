@@ -130,7 +130,11 @@ private slots:
         }
         QVERIFY(joined_part_way);
         QCOMPARE(tests, 1);
-        QCOMPARE(cl::counted_calls(), std::uint64_t{n});  // nothing built twice
+        // Nothing built twice: the programs, and before them one program per tile variant the
+        // tuning timed (CPUs build only gemm.cl per variant, ops/kernel_tuner.h).
+        const auto result = warm_finished.at(0).at(0).value<session::DeviceWarmUp>();
+        QVERIFY(result.tuning.has_value());
+        QCOMPARE(cl::counted_calls(), std::uint64_t{n + result.tuning->timed.size()});
     }
 
     void theWarmUpBuildsEveryKernelOnceAndTheSelfTestReachesBothTabs() {
@@ -168,21 +172,34 @@ private slots:
         QVERIFY2(!start(*warm_up), "a second warm-up started beside the first");
         QVERIFY2(finished.wait(warm_up_timeout_ms), "the warm-up did not end");
 
-        // Opening, 0/N to N/N, then the self-test, each said in the status bar as it came.
-        const std::size_t n = programs();
-        QCOMPARE(heard.size(), n + 3);
+        // Opening, each tile variant the tuning timed (1/V to T/V), 0/N to N/N, then the self-test,
+        // each said in the status bar as it came.
+        const auto result = finished.at(0).at(0).value<session::DeviceWarmUp>();
+        QVERIFY(!result.was_warm);
+        QVERIFY(result.tuning.has_value());
+        const std::size_t n = programs(), tuned = result.tuning->timed.size(),
+                          variants = tuned + result.tuning->untimed;
+        QCOMPARE(heard.size(), 1 + tuned + n + 2);
         QCOMPARE(shown.front(), QString("Preparing the device: opening it"));
+        for (std::size_t done = 1; done <= tuned; ++done)
+            QCOMPARE(shown.at(static_cast<int>(done)),
+                     QString("Preparing the device: tuning kernels %1/%2").arg(done).arg(variants));
         for (std::size_t done = 0; done <= n; ++done)
-            QCOMPARE(shown.at(static_cast<int>(done + 1)),
+            QCOMPARE(shown.at(static_cast<int>(tuned + done + 1)),
                      QString("Preparing the device: %1/%2 kernels").arg(done).arg(n));
         QCOMPARE(shown.back(), QString("Preparing the device: testing it"));
         QVERIFY2(status->isHidden(), "the status line stayed after the warm-up");
 
-        const auto result = finished.at(0).at(0).value<session::DeviceWarmUp>();
-        QVERIFY(!result.was_warm);
         QVERIFY(result.self_test.has_value());
         QVERIFY2(result.self_test->correct(), result.self_test->summary().c_str());
-        QCOMPARE(cl::counted_calls(), std::uint64_t{n});  // every program built once
+        QCOMPARE(cl::counted_calls(), std::uint64_t{n + tuned});  // every program built once, each variant once
+
+        // The tuning's choice in the Devices tab's Kernel tiles column, what it found in the tip.
+        const device::DeviceDescription tuned_device = window->device_panel()->device_with_index(0).value();
+        const QModelIndex tiles = window->device_panel()->table()->model()->index(0, ui::DeviceListModel::Kernels);
+        QCOMPARE(tiles.data().toString(), QString::fromStdString(result.tuning->chosen.describe(tuned_device.kind)));
+        QCOMPARE(tiles.data(Qt::ToolTipRole).toString(),
+                 QString::fromStdString("Tuned: " + result.tuning->summary(tuned_device.kind)));
 
         // The self-test's result where the self-test is shown.
         const QString passed("passed");
@@ -203,7 +220,7 @@ private slots:
         QVERIFY(!second.self_test.has_value());
         QCOMPARE(progressed_again.count(), 0);
         QVERIFY(window_again->statusBar()->findChild<QLabel*>("warmUpStatus")->isHidden());
-        QCOMPARE(cl::counted_calls(), std::uint64_t{n});
+        QCOMPARE(cl::counted_calls(), std::uint64_t{n + tuned});  // nothing more: not even tuned again
     }
 
     void aFailingWarmUpSaysSoQuietlyAndTrainReportsItsOwnError() {

@@ -36,6 +36,11 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
                    ? tr("The self-test runs before this device's first training (or: backprop devices --check).")
                    : QString::fromStdString(wrong ? device::wrong_results_warning(device) : device.self_test_summary);
     if (role == Qt::ForegroundRole && index.column() == SelfTest && wrong) return QColor(Qt::red);
+    if (role == Qt::ToolTipRole && index.column() == Kernels)
+        return device.tuning_summary.empty()
+                   ? tr("The tiles of the engine's own kernels as the source sets them. The device's first warm-up "
+                        "times the variants and keeps the fastest (or: backprop cache warm).")
+                   : tr("Tuned: %1").arg(QString::fromStdString(device.tuning_summary));
     if (role == Qt::ToolTipRole && is_default)
         return tr("Training uses this device unless you choose another (--device or BACKPROP_DEVICE).");
     if (role != Qt::DisplayRole) return {};
@@ -60,6 +65,10 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
             return device.self_test == device::SelfTestState::passed ? tr("passed")
                    : wrong                                           ? tr("WRONG RESULTS")
                                                                      : tr("not run yet");
+        case Kernels:
+            return device.tuning_summary.empty()
+                       ? tr("%1 (not tuned yet)").arg(QString::fromStdString(device.tuning.describe(device.kind)))
+                       : QString::fromStdString(device.tuning.describe(device.kind));
         case Platform:
             return QString::fromStdString(device.platform_name);
         default:
@@ -88,6 +97,17 @@ bool DeviceListModel::set_self_test(std::size_t index, device::SelfTestState sta
     return false;
 }
 
+bool DeviceListModel::set_tuning(std::size_t index, const device::KernelTuning& tuning, const std::string& summary) {
+    for (std::size_t row = 0; row < devices_.size(); ++row) {
+        if (devices_[row].index != index) continue;
+        devices_[row].tuning = tuning;
+        devices_[row].tuning_summary = summary;
+        emit dataChanged(this->index(static_cast<int>(row), Kernels), this->index(static_cast<int>(row), Kernels));
+        return true;
+    }
+    return false;
+}
+
 QVariant DeviceListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
@@ -107,6 +127,8 @@ QVariant DeviceListModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Driver");
         case SelfTest:
             return tr("Self-test");
+        case Kernels:
+            return tr("Kernel tiles");
         case Platform:
             return tr("Platform");
         default:

@@ -10,7 +10,7 @@ namespace bps::ui {
 class DeviceListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Marker, Name, Kind, SelfTest, ComputeUnits, Memory, OpenClC, Driver, Platform, ColumnCount };
+    enum Column { Marker, Name, Kind, SelfTest, Kernels, ComputeUnits, Memory, OpenClC, Driver, Platform, ColumnCount };
 
     DeviceListModel(std::vector<device::DeviceDescription> devices, std::size_t default_index,
                     QObject* parent = nullptr);
@@ -25,6 +25,9 @@ public:
     bool mark_enabled(std::size_t index);
     // The self-test of the device with this index ran again; false when no row has it.
     bool set_self_test(std::size_t index, device::SelfTestState state, const std::string& summary);
+    // The kernels of the device with this index were tuned (device/kernel_tuning.h); false when no
+    // row has it.
+    bool set_tuning(std::size_t index, const device::KernelTuning& tuning, const std::string& summary);
 
 private:
     std::vector<device::DeviceDescription> devices_;

@@ -142,6 +142,11 @@ void DevicePanel::set_self_testing(bool running) {
     selection_changed();
 }
 
+void DevicePanel::show_tuning(std::size_t device_index, const device::TuningRecord& record) {
+    const std::optional<device::DeviceDescription> device = device_with_index(device_index);
+    if (model_ && device) model_->set_tuning(device_index, record.chosen, record.summary(device->kind));
+}
+
 void DevicePanel::show_self_test(std::size_t device_index, const device::SelfTestResult& result) {
     const std::optional<device::DeviceDescription> device = device_with_index(device_index);
     const QString name = device ? QString::fromStdString(device->name) : tr("device %1").arg(device_index);

@@ -7,6 +7,7 @@
 
 #include "engine/device/device_description.h"
 #include "engine/device/self_test.h"
+#include "engine/device/tuning_record.h"
 
 class QLabel;
 class QPushButton;
@@ -40,6 +41,8 @@ public:
     void set_self_testing(bool running);
     // A self-test of the device with this index ended: its row and the status line show how.
     void show_self_test(std::size_t device_index, const device::SelfTestResult& result);
+    // The warm-up tuned the device's kernels: its row's Kernel tiles column shows the choice.
+    void show_tuning(std::size_t device_index, const device::TuningRecord& record);
     // The listed device with this index; nullopt when none has it.
     std::optional<device::DeviceDescription> device_with_index(std::size_t device_index) const;
 
