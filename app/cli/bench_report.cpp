@@ -5,30 +5,25 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "engine/bench/comparison_details.h"
 #include "engine/base/build_info.h"
 #include "engine/base/number_text.h"
+#include "engine/bench/comparison_details.h"
 
 namespace bps::cli {
 
 namespace {
-std::string fixed(double value, int decimals) {
-    std::ostringstream text;
-    text << std::fixed << std::setprecision(decimals) << value;
-    return text.str();
-}
-
 // Three significant figures at most: "0.61", "14.2", "1,234".
 std::string short_number(double value) {
     if (value >= 1000) return session::format_thousands(static_cast<std::uint64_t>(std::llround(value)));
-    if (value >= 100) return fixed(value, 0);
-    if (value >= 10) return fixed(value, 1);
-    return fixed(value, 2);
+    if (value >= 100) return session::format_fixed(value, 0);
+    if (value >= 10) return session::format_fixed(value, 1);
+    return session::format_fixed(value, 2);
 }
 
 std::string percent(const std::optional<double>& fraction) {
     if (!fraction) return "-";
-    return *fraction < 0.01 ? fixed(100 * *fraction, 1) + "%" : fixed(100 * *fraction, 0) + "%";
+    return *fraction < 0.01 ? session::format_fixed(100 * *fraction, 1) + "%"
+                            : session::format_fixed(100 * *fraction, 0) + "%";
 }
 
 std::string seconds_text(const std::optional<double>& seconds) {
@@ -62,7 +57,7 @@ std::string loss_list(const std::vector<double>& losses) {
     std::string text;
     for (const double loss : losses) {
         if (!text.empty()) text += ' ';
-        text += fixed(loss, 3);
+        text += session::format_fixed(loss, 3);
     }
     return text;
 }

@@ -11,12 +11,6 @@
 namespace bps::cli {
 
 namespace {
-std::string fixed(double value, int digits) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.*f", digits, value);
-    return text;
-}
-
 std::string epoch_label(const session::BatchReport& report) {
     return "epoch " + std::to_string(report.epoch + 1) + "/" + std::to_string(report.epochs);
 }
@@ -25,9 +19,10 @@ std::string epoch_label(const session::BatchReport& report) {
 void TrainingProgress::batch(const session::BatchReport& report) {
     const double fraction = static_cast<double>(report.batch) / static_cast<double>(report.batches);
     const double remaining = report.batch > 0 ? report.epoch_seconds * (1.0 / fraction - 1.0) : 0.0;
-    const std::string figures =
-        std::string("loss ") + fixed(report.loss, 4) + ", accuracy " + fixed(report.accuracy, 4) + ", " +
-        session::format_thousands(static_cast<std::uint64_t>(report.images_per_second)) + " images/s";
+    const std::string figures = std::string("loss ") + session::format_fixed(report.loss, 4) + ", accuracy " +
+                                session::format_fixed(report.accuracy, 4) + ", " +
+                                session::format_thousands(static_cast<std::uint64_t>(report.images_per_second)) +
+                                " images/s";
     if (!terminal_) {
         const int quarter = static_cast<int>(fraction * 4.0);
         if (report.epoch == quarter_epoch_ && quarter == last_quarter_) return;
@@ -59,10 +54,11 @@ void TrainingProgress::finish() {
 
 std::string epoch_line(const session::EpochReport& report) {
     std::string line = "epoch " + std::to_string(report.epoch + 1) + "/" + std::to_string(report.epochs) + ": loss " +
-                       fixed(report.train_loss, 4) + ", accuracy " + fixed(report.train_accuracy, 4);
+                       session::format_fixed(report.train_loss, 4) + ", accuracy " +
+                       session::format_fixed(report.train_accuracy, 4);
     if (report.validation)
-        line += " | validation loss " + fixed(report.validation->loss, 4) + ", accuracy " +
-                fixed(report.validation->accuracy, 4);
+        line += " | validation loss " + session::format_fixed(report.validation->loss, 4) + ", accuracy " +
+                session::format_fixed(report.validation->accuracy, 4);
     line += " | " + session::format_duration(report.seconds) + ", " +
             session::format_thousands(static_cast<std::uint64_t>(report.images_per_second)) + " images/s";
     return line;

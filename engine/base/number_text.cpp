@@ -73,6 +73,12 @@ std::string format_duration(double seconds) {
 }
 
 // A learning rate as short as it can be and still exact to six digits (printf's %g).
+std::string format_fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
 std::string format_rate(double rate) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", rate);

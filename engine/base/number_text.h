@@ -14,6 +14,7 @@ std::string format_thousands(std::uint64_t value);                     // "225,0
 std::string format_flops(double flops);                                // "5.35 MFLOPs", "820 FLOPs"
 std::string format_duration(double seconds);                           // "42 s", "3 min 05 s", "1 h 02 min"
 std::string format_rate(double rate);                                  // "0.01", "0.0005", "1e+20"
+std::string format_fixed(double value, int decimals);                  // (1.25, 2): "1.25"; (4.0, 1): "4.0"
 // Every digit the number needs to read back the same ("10.0000001", not format_rate's "10"): for
 // a value that a message refuses, which must not look like one it accepts.
 std::string format_exact(double value);

@@ -5,8 +5,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <sstream>
 
+#include "engine/base/number_text.h"
 #include "engine/device/device_record.h"
 #include "kernels/embedded_kernels.h"
 
@@ -51,14 +51,6 @@ bool known(const KernelTuning& tuning) {
     return false;
 }
 
-std::string fixed(double value, int decimals) {
-    std::ostringstream text;
-    text.setf(std::ios::fixed);
-    text.precision(decimals);
-    text << value;
-    return text.str();
-}
-
 std::string record_text(const DeviceDescription& device, const TuningRecord& record) {
     json timed = json::array();
     for (const VariantTime& variant : record.timed)
@@ -85,10 +77,11 @@ double TuningRecord::speedup() const {
 }
 
 std::string TuningRecord::summary(DeviceKind kind) const {
-    const std::string how = timed.empty() || chosen == timed.front().tuning ? "the default, fastest"
-                                                                            : fixed(speedup(), 2) + "x the default";
+    const std::string how = timed.empty() || chosen == timed.front().tuning
+                                ? "the default, fastest"
+                                : session::format_fixed(speedup(), 2) + "x the default";
     return chosen.describe(kind) + ": " + how + " (" + std::to_string(timed.size()) + " of " +
-           std::to_string(timed.size() + untimed) + " variants timed in " + fixed(seconds, 1) + " s)";
+           std::to_string(timed.size() + untimed) + " variants timed in " + session::format_fixed(seconds, 1) + " s)";
 }
 
 fs::path tuning_record_path(const fs::path& cache_root, const DeviceDescription& device) {

@@ -195,9 +195,10 @@ device::TuningRecord choose_tuning(const std::vector<device::KernelTuning>& cand
             record.shared_build_seconds = build_seconds;
         }
         // Another variant replaces today's choice only when clearly faster: a tie within timing
-        // noise keeps the tiles the engine was measured with (docs/performance.md).
+        // noise keeps the tiles the engine was measured with (docs/performance.md). Written so that
+        // a failed first timing (NaN) lets any variant that ran win.
         const bool clear_gain = !(variant.milliseconds * (1 + min_gain) > today);
-        if (variant.milliseconds < fastest && (i == 0 || clear_gain || std::isnan(today))) {
+        if (variant.milliseconds < fastest && (i == 0 || clear_gain)) {
             fastest = variant.milliseconds;
             record.chosen = candidates[i];
         }
