@@ -62,6 +62,7 @@ std::string record_text(const DeviceDescription& device, const TuningRecord& rec
                                {"chosen", tuning_json(record.chosen)},
                                {"timed", timed},
                                {"untimed", record.untimed},
+                               {"today_timed_twice", record.today_timed_twice},
                                {"seconds", record.seconds},
                                {"shared_build_seconds", record.shared_build_seconds}});
 }
@@ -102,6 +103,7 @@ std::optional<TuningRecord> read_tuning(const fs::path& cache_root, const Device
                                     variant.at("error").get<std::string>()});
         }
         result.untimed = record->at("untimed").get<std::size_t>();
+        result.today_timed_twice = record->at("today_timed_twice").get<bool>();
         result.seconds = record->at("seconds").get<double>();
         result.shared_build_seconds = record->at("shared_build_seconds").get<double>();
         result.date = record->at("date").get<std::string>();

@@ -25,7 +25,10 @@ struct TuningRecord {
     KernelTuning chosen;
     std::vector<VariantTime> timed;  // in the order timed, today's fixed choice first
     std::size_t untimed = 0;         // candidates left out when the time budget ran out
-    double seconds = 0;              // the tuning's own time: all of it less shared_build_seconds
+    // Today's tiles were timed (and built) a second time, after another variant beat their first
+    // timing (ops::choose_tuning); timed[0] holds the better of the two.
+    bool today_timed_twice = false;
+    double seconds = 0;  // the tuning's own time: all of it less shared_build_seconds
     // Building today's tiles for the first variant: the warm-up's own work, which its build after
     // the tuning takes from the driver's program cache where it keeps one (PoCL, NVIDIA).
     double shared_build_seconds = 0;

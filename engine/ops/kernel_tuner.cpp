@@ -210,6 +210,7 @@ device::TuningRecord choose_tuning(const std::vector<device::KernelTuning>& cand
     // after), and the challenger must still be clearly faster than the better of the two.
     if (record.chosen != candidates.front() && std::isfinite(today) && spent() + longest <= budget_seconds) {
         double unused = 0;
+        record.today_timed_twice = true;
         try {
             record.timed.front().milliseconds = today = std::min(today, time_variant(candidates.front(), unused));
         } catch (const std::exception&) {

@@ -69,6 +69,7 @@ TEST_CASE("the tuner keeps the fastest variant it timed, and a variant that fail
     // Today's tiles timed again once the challenger won (the fifth timing), and the win stands.
     CHECK(fake.timed.size() == 5);
     CHECK(fake.timed.back() == conv(4, 4));
+    CHECK(record.today_timed_twice);
     CHECK(record.seconds == Approx(0.5));
     CHECK(record.speedup() == Approx(2.0 / 1.5));
     CHECK(heard == std::vector<std::pair<std::size_t, std::size_t>>{{1, 4}, {2, 4}, {3, 4}, {4, 4}});
@@ -84,6 +85,7 @@ TEST_CASE("the tuner starts no variant that would overrun its budget, but always
     // 0.6 + 0.9 = 1.5 s spent; the next would start at 1.5 with 0.9 the longest so far: past 2.
     const device::TuningRecord record = choose(fake, candidates, 2.0);
     CHECK(fake.timed == std::vector<KernelTuning>{conv(4, 4), conv(4, 8)});
+    CHECK_FALSE(record.today_timed_twice);
     CHECK(record.untimed == 2);
     CHECK(record.chosen == conv(4, 4));
     CHECK(record.seconds <= 2.0);
@@ -145,6 +147,7 @@ TEST_CASE("a challenger that only beat a slow first timing of today's tiles does
         },
         2.0, [&fake] { return fake.now; });
     CHECK(fake.timed == std::vector<KernelTuning>{conv(4, 4), conv(8, 4), conv(4, 4)});
+    CHECK(record.today_timed_twice);
     CHECK(record.chosen == conv(4, 4));
     CHECK(record.timed.front().milliseconds == 1.7);
 }
@@ -170,6 +173,7 @@ TEST_CASE("a stored tuning reads back for its device and driver only, and a dama
     record.untimed = 1;
     record.seconds = 1.25;
     record.shared_build_seconds = 0.75;
+    record.today_timed_twice = true;
     record.date = "2026-11-27 13:00 UTC";
     REQUIRE(device::store_tuning(root.path(), device, record));
     const std::filesystem::path path = device::tuning_record_path(root.path(), device);
@@ -192,6 +196,7 @@ TEST_CASE("a stored tuning reads back for its device and driver only, and a dama
     CHECK(std::isnan(read->timed[2].milliseconds));
     CHECK(read->untimed == 1);
     CHECK(read->shared_build_seconds == 0.75);
+    CHECK(read->today_timed_twice);
     CHECK(read->date == record.date);
     device::fill_tuning_state(root.path(), device);
     CHECK(device.tuning == record.chosen);
