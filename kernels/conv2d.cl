@@ -18,16 +18,16 @@ void inside_columns(const int left, const int stride_w, const int width, const i
 }
 
 // One work-item per (sample, col row) over a 2-D range: that sample's stretch of the row, reading
-// the input rows in order; padding reads as zero.
+// the input rows in order; padding reads as zero. col's rows are col_ld values apart.
 __kernel void conv2d_im2col(const int batch, const int channels, const int height, const int width,
                             const int out_h, const int out_w, const int kernel_h, const int kernel_w,
                             const int stride_h, const int stride_w, const int pad_top, const int pad_left,
                             __global const float* x, const int x_off,
-                            __global float* col, const int col_off) {
+                            __global float* col, const int col_off, const int col_ld) {
     const int n = get_global_id(0), row = get_global_id(1);
     if (n >= batch || row >= channels * kernel_h * kernel_w) return;
     const int kj = row % kernel_w, ki = (row / kernel_w) % kernel_h, ci = row / (kernel_w * kernel_h);
-    __global float* out = col + col_off + row * (batch * out_h * out_w) + n * out_h * out_w;
+    __global float* out = col + col_off + row * col_ld + n * out_h * out_w;
     __global const float* in = x + x_off + (n * channels + ci) * height * width;
     const int left = pad_left - kj;
     int first, last;
@@ -46,14 +46,14 @@ __kernel void conv2d_im2col(const int batch, const int channels, const int heigh
 }
 
 // y (NCHW) = f(cnhw + bias) with f the fused activation (kind FUSED_NONE: none), one work-item
-// per (channel, sample) plane.
+// per (channel, sample) plane; cnhw's rows are cnhw_ld values apart.
 __kernel void conv2d_output(const int batch, const int channels, const int plane, const int kind, const float slope,
-                            __global const float* cnhw, const int cnhw_off,
+                            __global const float* cnhw, const int cnhw_off, const int cnhw_ld,
                             __global const float* bias, const int bias_off,
                             __global float* y, const int y_off) {
     const int c = get_global_id(0), n = get_global_id(1);
     if (c >= channels || n >= batch) return;
-    __global const float* in = cnhw + cnhw_off + (c * batch + n) * plane;
+    __global const float* in = cnhw + cnhw_off + c * cnhw_ld + n * plane;
     __global float* out = y + y_off + (n * channels + c) * plane;
     const float b = bias[bias_off + c];
     for (int p = 0; p < plane; ++p) out[p] = activate_fused(kind, slope, in[p] + b);
@@ -72,7 +72,8 @@ float row_sum(__global const float* row, const int length) {
 }
 
 // The start of the gemm method's backward, one work-item per channel c (launched one per group,
-// so that a CPU's threads share the channels): row c of cnhw = dy (NCHW) * f'(y) for every sample,
+// so that a CPU's threads share the channels): row c of cnhw (rows cnhw_ld values apart) = dy
+// (NCHW) * f'(y) for every sample,
 // the gradient before the fused activation (kind FUSED_NONE: dy itself), in the GEMMs' layout;
 // then dbias[c] = that row's sum, read back while it is still in the cache. One pass and one
 // launch where the activation's backward, the layout change and the bias gradient were three.
@@ -80,11 +81,11 @@ __kernel void conv2d_gradient_to_cnhw(const int batch, const int channels, const
                                       const float slope,
                                       __global const float* y, const int y_off,
                                       __global const float* dy, const int dy_off,
-                                      __global float* cnhw, const int cnhw_off,
+                                      __global float* cnhw, const int cnhw_off, const int cnhw_ld,
                                       __global float* dbias, const int dbias_off) {
     const int c = get_global_id(0);
     if (c >= channels) return;
-    __global float* row = cnhw + cnhw_off + c * batch * plane;
+    __global float* row = cnhw + cnhw_off + c * cnhw_ld;
     for (int n = 0; n < batch; ++n) {
         const int from = (n * channels + c) * plane;
         __global const float* y_plane = y + y_off + from;
@@ -404,12 +405,12 @@ __kernel void conv2d_filter_gradient_sum(const int filters, const int rows, cons
 }
 
 // col2im: one work-item per (sample, channel) plane of dx adds every col entry im2col copied from
-// it, walking col's rows in order; no two work-items write the same plane. accumulate != 0 adds
-// to dx.
+// it, walking col's rows (col_ld values apart) in order; no two work-items write the same plane.
+// accumulate != 0 adds to dx.
 __kernel void conv2d_col2im(const int batch, const int channels, const int height, const int width,
                             const int out_h, const int out_w, const int kernel_h, const int kernel_w,
                             const int stride_h, const int stride_w, const int pad_top, const int pad_left,
-                            __global const float* col, const int col_off,
+                            __global const float* col, const int col_off, const int col_ld,
                             __global float* dx, const int dx_off, const int accumulate) {
     const int plane = get_global_id(0);
     if (plane >= batch * channels) return;
@@ -417,11 +418,10 @@ __kernel void conv2d_col2im(const int batch, const int channels, const int heigh
     __global float* out = dx + dx_off + plane * height * width;
     if (!accumulate)
         for (int i = 0; i < height * width; ++i) out[i] = 0.0f;
-    const int columns = batch * out_h * out_w;
     for (int ki = 0; ki < kernel_h; ++ki)
         for (int kj = 0; kj < kernel_w; ++kj) {
             __global const float* in =
-                col + col_off + ((ci * kernel_h + ki) * kernel_w + kj) * columns + n * out_h * out_w;
+                col + col_off + ((ci * kernel_h + ki) * kernel_w + kj) * col_ld + n * out_h * out_w;
             const int left = pad_left - kj;
             int first, last;
             inside_columns(left, stride_w, width, out_w, &first, &last);

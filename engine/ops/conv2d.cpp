@@ -42,12 +42,16 @@ struct Layout {
     std::size_t plane() const { return std::size_t(rows.out) * std::size_t(cols.out); }
     // The whole batch's column matrix, and whether the method can keep it from the forward for
     // the backward (ConvPlan::kept_columns): the gemm method with the whole batch in one slice.
-    std::size_t batch_columns() const { return col_rows() * col_columns(); }
+    std::size_t batch_columns() const { return col_rows() * gemm_padded_ld(col_columns()); }
     bool columns_keepable(ConvMethod method) const { return method == ConvMethod::gemm && slice == batch; }
     std::size_t sample_size() const { return std::size_t(channels) * std::size_t(height) * std::size_t(width); }
     // Rounded up to a multiple of 16 values: 64 bytes, the boundary each workspace region starts
     // on (GEMM kernels read it faster), and the own kernels' step.
     static std::size_t aligned(std::size_t count) { return (count + 15) / 16 * 16; }
+    // The distances between the rows of col (one slice's positions) and of cnhw (the batch's):
+    // never a power of two, which the products' reads of many rows in step would pay for.
+    std::size_t col_ld() const { return gemm_padded_ld(std::size_t(slice) * plane()); }
+    std::size_t cnhw_ld() const { return gemm_padded_ld(col_columns()); }
     // The filter gradient sums over P in chunks of at least min_chunk values (a multiple of the
     // kernel's step of 16), enough of them that the work-groups (output tiles x chunks) fill a
     // large GPU, but no more than that: the partial sums stay a small buffer.
@@ -71,8 +75,8 @@ struct Layout {
     // the whole batch's cnhw product, then the scratch of the filter gradient's split product
     // (ops::gemm_split_scratch_values; the first slice is the longest). The own kernels'
     // workspace: the partial sums alone (they read x and dy in place).
-    std::size_t cnhw_offset() const { return columns_kept ? 0 : aligned(col_rows() * std::size_t(slice) * plane()); }
-    std::size_t split_offset() const { return aligned(cnhw_offset() + std::size_t(filters) * col_columns()); }
+    std::size_t cnhw_offset() const { return columns_kept ? 0 : aligned(col_rows() * col_ld()); }
+    std::size_t split_offset() const { return aligned(cnhw_offset() + std::size_t(filters) * cnhw_ld()); }
     std::size_t split_values() const {
         return gemm_split_scratch_values(std::size_t(filters), col_rows(), std::size_t(slice) * plane());
     }
@@ -157,7 +161,7 @@ Tensor region(const Tensor& workspace, std::size_t offset, std::size_t count) {
 }
 
 Tensor col_of(const Tensor& workspace, const Layout& l) {
-    return region(workspace, 0, l.col_rows() * std::size_t(l.slice) * l.plane());
+    return region(workspace, 0, l.col_rows() * l.col_ld());
 }
 // The column matrix of the gemm method: the plan's kept columns (checked_layout checked them), or
 // the workspace's.
@@ -166,7 +170,7 @@ Tensor columns_of(const Tensor& workspace, const Layout& l, const ConvPlan& plan
     return region(plan.kept_columns, 0, l.batch_columns());
 }
 Tensor cnhw_of(const Tensor& workspace, const Layout& l) {
-    return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.col_columns());
+    return region(workspace, l.cnhw_offset(), std::size_t(l.filters) * l.cnhw_ld());
 }
 // Empty when no slice's filter gradient is long enough to split: gemm then runs it whole.
 Tensor split_scratch_of(const Tensor& workspace, const Layout& l) {
@@ -200,7 +204,7 @@ void for_each_slice(const Layout& l, Body body) {
 void im2col(Runtime& runtime, const Layout& l, const Slice& slice, const Tensor& x, const Tensor& col) {
     runtime.run_3d(conv2d_im2col_kernel, std::size_t(slice.count), l.col_rows(), 1, slice.count, l.channels, l.height,
                    l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.rows.pad_before,
-                   l.cols.pad_before, slice.samples(x, l), col);
+                   l.cols.pad_before, slice.samples(x, l), col, static_cast<int>(l.col_ld()));
 }
 
 constexpr std::size_t group_side = 8;  // their reqd_work_group_size
@@ -280,16 +284,16 @@ void conv2d_forward(Runtime& runtime, const model::Conv2dGeometry& geometry, con
         return;
     }
     const Tensor col = columns_of(workspace, l, plan), cnhw = cnhw_of(workspace, l);
-    const std::size_t k = l.col_rows(), p = l.col_columns();
+    const std::size_t k = l.col_rows(), col_ld = l.col_ld(), cnhw_ld = l.cnhw_ld();
     for_each_slice(l, [&](const Slice& slice) {
         im2col(runtime, l, slice, x, col);
         // The slice's columns of cnhw[Cout, P] = weight[Cout, K] * col[K, slice columns]
         const std::size_t n = slice.columns(l);
-        gemm(runtime, std::size_t(l.filters), n, k, 1.0f, {weight, k}, {col, n}, 0.0f, slice.columns_of(cnhw, l), p,
-             "Conv2D forward");
+        gemm(runtime, std::size_t(l.filters), n, k, 1.0f, {weight, k}, {col, col_ld}, 0.0f, slice.columns_of(cnhw, l),
+             cnhw_ld, "Conv2D forward");
     });
     runtime.run_3d(conv2d_output_kernel, std::size_t(l.filters), std::size_t(l.batch), 1, l.batch, l.filters,
-                   static_cast<int>(l.plane()), kind, slope, cnhw, bias, y);
+                   static_cast<int>(l.plane()), kind, slope, cnhw, static_cast<int>(cnhw_ld), bias, y);
 }
 
 void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, const Tensor& x, const Tensor& weight,
@@ -316,13 +320,14 @@ void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, co
     const bool kept = l.columns_kept;
     const Tensor col = columns_of(workspace, l, plan), cnhw = cnhw_of(workspace, l),
                  split = split_scratch_of(workspace, l);
-    const std::size_t k = l.col_rows(), p = l.col_columns();
+    const std::size_t k = l.col_rows(), col_ld = l.col_ld(), cnhw_ld = l.cnhw_ld();
     // dy_cnhw[Cout, P] = dy * f'(y) (dy alone without an activation; y is then not read: dy stands
     // in for it), and dbias[Cout] its row sums. One work-item per channel, each in a group of its
     // own, so that every thread of a CPU takes some.
     runtime.run_groups(conv2d_gradient_to_cnhw_kernel, {std::size_t(l.filters), 1, 1}, {1, 1, 1}, l.batch, l.filters,
                        static_cast<int>(l.plane()), FusedActivation::kernel_kind(activation),
-                       FusedActivation::kernel_slope(activation), activation ? y : dy, dy, cnhw, dbias);
+                       FusedActivation::kernel_slope(activation), activation ? y : dy, dy, cnhw,
+                       static_cast<int>(cnhw_ld), dbias);
     for_each_slice(l, [&](const Slice& slice) {
         // The forward's col in the workspace may have been overwritten by layers sharing it:
         // rebuild it, unless the forward kept it.
@@ -330,17 +335,18 @@ void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, co
         // dweight[Cout, K] (+)= the slice's dy_cnhw[Cout, slice columns] * col[K, slice columns]^T
         const std::size_t n = slice.columns(l);
         const Tensor dy_slice = slice.columns_of(cnhw, l);
-        gemm(runtime, std::size_t(l.filters), k, n, 1.0f, {dy_slice, p}, {col, n, true}, slice.first == 0 ? 0.0f : 1.0f,
-             dweight, k, "Conv2D backward (weight gradient)", GemmMethod::automatic, &split);
+        gemm(runtime, std::size_t(l.filters), k, n, 1.0f, {dy_slice, cnhw_ld}, {col, col_ld, true},
+             slice.first == 0 ? 0.0f : 1.0f, dweight, k, "Conv2D backward (weight gradient)", GemmMethod::automatic,
+             &split);
         if (dx.buffer == nullptr) return;
         // dcol[K, slice columns] = weight[Cout, K]^T * the slice's dy_cnhw, into col (kept columns
         // too: this is their last read): the in-order queue has finished the weight gradient's
         // reads of col before this GEMM writes it.
-        gemm(runtime, k, n, std::size_t(l.filters), 1.0f, {weight, k, true}, {dy_slice, p}, 0.0f, col, n,
+        gemm(runtime, k, n, std::size_t(l.filters), 1.0f, {weight, k, true}, {dy_slice, cnhw_ld}, 0.0f, col, col_ld,
              "Conv2D backward (input gradient)");
         runtime.run_3d(conv2d_col2im_kernel, std::size_t(slice.count) * l.channels, 1, 1, slice.count, l.channels,
                        l.height, l.width, l.rows.out, l.cols.out, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w,
-                       l.rows.pad_before, l.cols.pad_before, col, slice.samples(dx, l),
+                       l.rows.pad_before, l.cols.pad_before, col, static_cast<int>(col_ld), slice.samples(dx, l),
                        static_cast<int>(dx_write == GradWrite::accumulate));
     });
 }

@@ -27,9 +27,10 @@ namespace bps::ops {
 //     CLBlast): one GEMM forward (then the bias, into NCHW); for the backward, dy in the GEMM's
 //     layout with the bias gradient summed as it is copied, one GEMM for the filter gradient
 //     (given scratch to split its long sums, see ops::gemm_split_scratch_values) and one for the
-//     column gradient, then col2im; all of it a slice of samples at a time (ConvPlan). The
-//     kernels around the GEMMs give each work-item a row or plane to loop over, the CPU way. The
-//     CPU path: a few large products are all a CPU's cores need.
+//     column gradient, then col2im; all of it a slice of samples at a time (ConvPlan). The rows
+//     of col and of dy's copy lie ops::gemm_padded_ld apart, never a power of two. The kernels
+//     around the GEMMs give each work-item a row or plane to loop over, the CPU way. The CPU
+//     path: a few large products are all a CPU's cores need.
 //   own: kernels/conv2d.cl's implicit GEMMs, which read x, dy and the weights in place and write
 //     NCHW, so nothing the size of col is ever written: 1 kernel forward (bias included), 3
 //     backward. The filter gradient splits P into chunks, one work-group per (32x32 tile,

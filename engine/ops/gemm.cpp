@@ -126,6 +126,12 @@ void own_gemm(Runtime& runtime, std::size_t m, std::size_t n, std::size_t k, flo
 }
 }  // namespace
 
+std::size_t gemm_padded_ld(std::size_t row_length) {
+    constexpr std::size_t line = 16;  // floats in a 64-byte cache line
+    const std::size_t lines = (row_length + line - 1) / line;
+    return (lines % 2 == 0 ? lines + 1 : lines) * line;
+}
+
 std::size_t gemm_split_scratch_values(std::size_t m, std::size_t n, std::size_t k) {
     const std::size_t chunks = split_chunks(k);
     return chunks > 1 ? chunks * m * n : 0;

@@ -37,6 +37,14 @@ const char* gemm_implementation(const Runtime& runtime);
 // scratch to gemm gets the split wherever the own kernels run the product.
 std::size_t gemm_split_scratch_values(std::size_t m, std::size_t n, std::size_t k);
 
+// A leading dimension (the distance between stored rows, in values) for a matrix with rows of
+// `row_length` values that products read several rows of in step: whole cache lines of 16 values,
+// an odd number of them. Rows a power of two apart (the 65,536 or 16,384 positions of cifar's
+// convolutions at batch 64) all fall in the same few sets of a core's cache and evict one another:
+// on the lent machine's 16 cores that made cifar's convolution products up to 1.9 times slower, in
+// one call 4.7 times (docs/performance.md, "Rows a power of two apart").
+std::size_t gemm_padded_ld(std::size_t row_length);
+
 // `what` (e.g. "Dense 'fc1' forward") names the caller in errors. `split_scratch` (optional): at
 // least gemm_split_scratch_values(m, n, k) values that the product may overwrite; without it, or
 // when it is too small, the product runs whole.

@@ -85,17 +85,18 @@ private:
 };
 
 // A CPU's: the same convolution's three products as the gemm method runs them at batch 64 (K = 288
-// rows of N = 16,384 columns; the filter gradient's long sum split into chunks, as ops::gemm does
-// for the reference networks), and a Dense layer's biased product.
+// rows of N = 16,384 columns, stored as far apart as the gemm method stores them; the filter
+// gradient's long sum split into chunks, as ops::gemm does for the reference networks), and a
+// Dense layer's biased product.
 class ProductWorkload : public Workload {
 public:
     explicit ProductWorkload(Runtime& runtime)
         : runtime_(runtime),
           scratch_(runtime),
           weight_(scratch_.tensor(Shape{1, 1, filters, k_})),
-          columns_(scratch_.tensor(Shape{1, 1, k_, n_})),
-          output_(scratch_.tensor(Shape{1, 1, filters, n_})),
-          column_gradient_(scratch_.tensor(Shape{1, 1, k_, n_})),
+          columns_(scratch_.tensor(Shape{1, 1, k_, int(ld_)})),
+          output_(scratch_.tensor(Shape{1, 1, filters, int(ld_)})),
+          column_gradient_(scratch_.tensor(Shape{1, 1, k_, int(ld_)})),
           weight_gradient_(scratch_.tensor(weight_.shape)),
           split_scratch_(scratch_.tensor(
               Shape{1, std::max(1, int(gemm_split_scratch_values(filters, std::size_t(k_), std::size_t(n_)))), 1, 1})),
@@ -106,10 +107,10 @@ public:
 
     void run() override {
         constexpr auto own = GemmMethod::own;
-        const std::size_t f = filters, k = k_, n = n_;
-        gemm(runtime_, f, n, k, 1, {weight_, k}, {columns_, n}, 0, output_, n, "tuning forward", own);
-        gemm(runtime_, k, n, f, 1, {weight_, k, true}, {output_, n}, 0, column_gradient_, n, "tuning dx", own);
-        gemm(runtime_, f, k, n, 1, {output_, n}, {columns_, n, true}, 0, weight_gradient_, k, "tuning dw", own,
+        const std::size_t f = filters, k = k_, n = n_, ld = ld_;
+        gemm(runtime_, f, n, k, 1, {weight_, k}, {columns_, ld}, 0, output_, ld, "tuning forward", own);
+        gemm(runtime_, k, n, f, 1, {weight_, k, true}, {output_, ld}, 0, column_gradient_, ld, "tuning dx", own);
+        gemm(runtime_, f, k, n, 1, {output_, ld}, {columns_, ld, true}, 0, weight_gradient_, k, "tuning dw", own,
              &split_scratch_);
         gemm_nt_bias_activation(runtime_, 64, 128, 512, {dense_x_, 512}, {dense_weight_, 512, true}, dense_bias_,
                                 std::nullopt, dense_y_, 128, "tuning dense");
@@ -117,6 +118,7 @@ public:
 
 private:
     static constexpr int k_ = channels * 9, n_ = 64 * size * size;
+    const std::size_t ld_ = gemm_padded_ld(n_);  // as the gemm method stores its rows
     Runtime& runtime_;
     Scratch scratch_;
     Tensor weight_, columns_, output_, column_gradient_, weight_gradient_, split_scratch_, dense_x_, dense_weight_,

@@ -149,7 +149,13 @@ TEST_CASE("the gemm method's column matrix kept from the forward spares the back
     const std::size_t columns =
         ops::conv2d_kept_columns_elements(runtime, c.x, c.filters, c.geometry, ops::ConvMethod::gemm);
     const std::size_t rows = std::size_t(c.x.c) * std::size_t(c.geometry.kernel_h) * std::size_t(c.geometry.kernel_w);
-    REQUIRE(columns == rows * model::conv2d_output_shape(c.x, c.filters, c.geometry).count() / std::size_t(c.filters));
+    // Rows of every output position of the batch, each rounded up to whole 16-value cache lines,
+    // an odd number of them.
+    const std::size_t positions =
+        model::conv2d_output_shape(c.x, c.filters, c.geometry).count() / std::size_t(c.filters);
+    std::size_t row_length = (positions + 15) / 16 * 16;
+    if ((row_length / 16) % 2 == 0) row_length += 16;
+    REQUIRE(columns == rows * row_length);
     // None to keep where the batch runs in slices, or with the own kernels (no column matrix).
     CHECK(ops::conv2d_kept_columns_elements(runtime, c.x, c.filters, c.geometry, {ops::ConvMethod::gemm, 1}) == 0);
     CHECK(ops::conv2d_kept_columns_elements(runtime, c.x, c.filters, c.geometry, ops::ConvMethod::own) == 0);
@@ -239,10 +245,12 @@ TEST_CASE("the gemm method's workspace stops growing with the batch once a slice
     CHECK(workspace(2) - workspace(1) == per_sample_col + per_sample_product);
     CHECK(workspace(256) - workspace(128) == 128 * per_sample_product);
     CHECK(workspace(256) < 256 * per_sample_col);
-    // An explicit slice of one sample: one sample's column matrix, however large the batch.
+    // An explicit slice of one sample: one sample's column matrix, however large the batch. The
+    // rows of both it and the product are 16 values longer (1,040 and 65,552: an odd number of
+    // cache lines apart, not a power of two).
     CHECK(ops::conv2d_workspace_elements(test::op_runtime(), {64, 32, 32, 32}, 32, geometry,
                                          ops::ConvPlan{ops::ConvMethod::gemm, 1}) ==
-          per_sample_col + 64 * per_sample_product);
+          per_sample_col + 288 * 16 + 64 * per_sample_product + 32 * 16);
 }
 
 TEST_CASE("conv2d backward on the reference matches finite differences", "[conv2d]") {

@@ -108,6 +108,25 @@ TEST_CASE("the own gemm kernels refuse both operands transposed, naming the call
                         "Dense 'fc9' forward: the own GEMM kernels take at most one transposed operand");
 }
 
+TEST_CASE("a padded leading dimension is an odd number of 16-value cache lines, never shorter than the row", "[gemm]") {
+    CHECK(ops::gemm_padded_ld(1) == 16);
+    CHECK(ops::gemm_padded_ld(16) == 16);
+    CHECK(ops::gemm_padded_ld(17) == 48);  // 2 lines are even: 3
+    CHECK(ops::gemm_padded_ld(27) == 48);
+    CHECK(ops::gemm_padded_ld(48) == 48);
+    CHECK(ops::gemm_padded_ld(1024) == 1040);    // a sample of cifar's first convolutions
+    CHECK(ops::gemm_padded_ld(65536) == 65552);  // their batch of 64
+    CHECK(ops::gemm_padded_ld(7744) == 7760);    // cnn's second convolution at batch 64: 484 lines
+    for (std::size_t length = 1; length < 5000; ++length) {
+        const std::size_t ld = ops::gemm_padded_ld(length);
+        INFO("row length " << length << ", leading dimension " << ld);
+        CHECK(ld >= length);
+        CHECK(ld < length + 48);
+        CHECK(ld % 16 == 0);
+        CHECK((ld / 16) % 2 == 1);
+    }
+}
+
 TEST_CASE("A x B^T with a long k splits it into chunks when given scratch, and matches a host loop", "[gemm]") {
     // Fewer than 4 chunks of 4,096 run whole; from there on the scratch holds one m x n slab per chunk.
     CHECK(ops::gemm_split_scratch_values(5, 7, 12288) == 0);
