@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "datasets/archive.h"
+#include "datasets/ascii_case.h"
 #include "datasets/cifar_reader.h"
 #include "datasets/dataset_folder.h"
 #include "datasets/idx_reader.h"
@@ -98,13 +99,6 @@ std::vector<CatalogueEntry> build_catalogue() {
     return entries;
 }
 
-std::string lowercase(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 bool is_file(const fs::path& path) {
     std::error_code ignored;  // an unreadable folder is "not here", not a failure
     return fs::is_regular_file(path, ignored);
@@ -154,7 +148,7 @@ std::string catalogue_ids() {
 }
 
 const CatalogueEntry& catalogue_entry(std::string_view id) {
-    const std::string wanted = lowercase(id);
+    const std::string wanted = ascii_lowercase(id);
     for (const CatalogueEntry& entry : catalogue())
         if (entry.id == wanted) return entry;
     std::string message = "unknown dataset '";

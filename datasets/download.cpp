@@ -14,6 +14,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "datasets/ascii_case.h"
+
 namespace bps::datasets {
 
 namespace fs = std::filesystem;
@@ -45,12 +47,6 @@ std::string megabytes(std::uint64_t bytes) {
     // Two decimals below 1 MB so an early cancel does not read "0.0 MB".
     text << std::fixed << std::setprecision(bytes < 1'000'000 ? 2 : 1) << static_cast<double>(bytes) / 1e6;
     return text.str();
-}
-
-std::string lowercase(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
 }
 
 // What the libcurl callbacks share with the code around curl_easy_perform. Callbacks must
@@ -102,7 +98,7 @@ int report_progress(void* user, curl_off_t, curl_off_t now, curl_off_t, curl_off
 bool is_http(CURL* handle) {
     const char* scheme = nullptr;
     if (curl_easy_getinfo(handle, CURLINFO_SCHEME, &scheme) != CURLE_OK || scheme == nullptr) return false;
-    const std::string name = lowercase(scheme);
+    const std::string name = ascii_lowercase(scheme);
     return name == "http" || name == "https";
 }
 
@@ -215,7 +211,7 @@ void verify_and_rename(const RemoteFile& remote, const fs::path& part, const fs:
         problem += std::to_string(remote.size);
         throw_damaged(remote, part, problem);
     }
-    const std::string expected = lowercase(remote.sha256);
+    const std::string expected = ascii_lowercase(remote.sha256);
     const std::string actual = sha256_of_file(part);
     if (actual != expected) {
         const char* ellipsis = "\xE2\x80\xA6";  // "…" spelled in UTF-8 bytes, whatever the compiler's charset
@@ -238,7 +234,7 @@ bool is_verified(const RemoteFile& remote, const fs::path& folder) {
     std::error_code error;
     if (!fs::is_regular_file(file, error) || size_on_disk(file) != remote.size) return false;
     try {
-        return sha256_of_file(file) == lowercase(remote.sha256);
+        return sha256_of_file(file) == ascii_lowercase(remote.sha256);
     } catch (const std::exception&) {
         return false;  // unreadable counts as not verified; downloading again replaces it
     }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/cli/padded.h"
 #include "engine/base/build_info.h"
 #include "engine/base/number_text.h"
 #include "engine/bench/comparison_details.h"
@@ -30,10 +31,9 @@ std::string seconds_text(const std::optional<double>& seconds) {
     return seconds ? session::format_milliseconds(1000 * *seconds) : "-";
 }
 
-std::string padded(std::string text, std::size_t width, bool right = false) {
-    if (text.size() >= width) return text + " ";
-    const std::string fill(width - text.size(), ' ');
-    return (right ? fill + text : text + fill) + " ";
+// A table cell: the text padded to its column, then the space that separates it from the next.
+std::string cell(const std::string& text, std::size_t width, bool right = false) {
+    return padded(text, width, right) + " ";
 }
 
 std::string device_heading(const device::DeviceDescription& device) {
@@ -107,12 +107,12 @@ void print_device_table(std::ostream& out, const DeviceBench& result, bool per_l
         }
         out << "\n";
     }
-    out << "\n  " << padded("net", 14) << padded("batch", 6, true) << padded("images/s", 11, true)
-        << padded("step", 9, true) << padded("first batch cold / warm", 25, true) << padded("memory", 10, true)
-        << padded("launches/step", 19, true) << padded("GFLOP/s", 9, true) << padded("of SGEMM", 9, true)
-        << padded("GB/s", 8, true) << padded("of copy", 8, true) << "\n";
+    out << "\n  " << cell("net", 14) << cell("batch", 6, true) << cell("images/s", 11, true) << cell("step", 9, true)
+        << cell("first batch cold / warm", 25, true) << cell("memory", 10, true) << cell("launches/step", 19, true)
+        << cell("GFLOP/s", 9, true) << cell("of SGEMM", 9, true) << cell("GB/s", 8, true) << cell("of copy", 8, true)
+        << "\n";
     for (const BenchEntry& entry : result.entries) {
-        out << "  " << padded(entry.net, 14) << padded(std::to_string(entry.batch), 6, true);
+        out << "  " << cell(entry.net, 14) << cell(std::to_string(entry.batch), 6, true);
         if (!entry.timing) {
             out << "  failed: " << entry.error << "\n";
             continue;
@@ -125,26 +125,24 @@ void print_device_table(std::ostream& out, const DeviceBench& result, bool per_l
                         ? seconds_text(entry.first_batch->cold_seconds) + " / " +
                               seconds_text(entry.first_batch->warm_seconds)
                         : "failed";
-        out << padded(session::format_thousands(static_cast<std::uint64_t>(std::llround(timing.images_per_s))), 11,
-                      true)
-            << padded(session::format_milliseconds(timing.step_ms), 9, true) << padded(first, 25, true)
-            << padded(session::format_bytes(timing.device_bytes), 10, true)
-            << padded(
-                   std::to_string(timing.kernels_per_step) + " + " + std::to_string(timing.gemms_per_step) + " GEMMs",
-                   19, true)
-            << padded(short_number(rates.gflops_per_s), 9, true) << padded(percent(rates.of_sgemm_peak), 9, true)
-            << padded(short_number(rates.gb_per_s), 8, true) << padded(percent(rates.of_bandwidth), 8, true) << "\n";
+        out << cell(session::format_thousands(static_cast<std::uint64_t>(std::llround(timing.images_per_s))), 11, true)
+            << cell(session::format_milliseconds(timing.step_ms), 9, true) << cell(first, 25, true)
+            << cell(session::format_bytes(timing.device_bytes), 10, true)
+            << cell(std::to_string(timing.kernels_per_step) + " + " + std::to_string(timing.gemms_per_step) + " GEMMs",
+                    19, true)
+            << cell(short_number(rates.gflops_per_s), 9, true) << cell(percent(rates.of_sgemm_peak), 9, true)
+            << cell(short_number(rates.gb_per_s), 8, true) << cell(percent(rates.of_bandwidth), 8, true) << "\n";
         if (entry.first_batch && !entry.first_batch->error.empty())
             out << "    first batch: " << entry.first_batch->error << "\n";
         if (!entry.error.empty()) out << "    failed: " << entry.error << "\n";
         if (per_layer) {
             for (const model::LayerTiming& layer : timing.layers) {
-                out << "      " << padded(layer.name, 22);
+                out << "      " << cell(layer.name, 22);
                 if (!layer.fused_into.empty())
                     out << "    runs inside " << layer.fused_into << "\n";
                 else
-                    out << padded(session::format_milliseconds(layer.forward_ms), 10, true)
-                        << padded(session::format_milliseconds(layer.backward_ms), 10, true) << "\n";
+                    out << cell(session::format_milliseconds(layer.forward_ms), 10, true)
+                        << cell(session::format_milliseconds(layer.backward_ms), 10, true) << "\n";
             }
         }
         // Below the layers: docs/performance/ scripts read a row and its layers under the heading.
@@ -155,21 +153,21 @@ void print_device_table(std::ostream& out, const DeviceBench& result, bool per_l
 
 void print_side_by_side(std::ostream& out, const std::vector<DeviceBench>& results) {
     if (results.size() < 2) return;
-    out << "\nimages/s side by side\n  " << padded("net", 14) << padded("batch", 6, true);
-    for (const DeviceBench& result : results) out << padded("device " + std::to_string(result.device.index), 12, true);
+    out << "\nimages/s side by side\n  " << cell("net", 14) << cell("batch", 6, true);
+    for (const DeviceBench& result : results) out << cell("device " + std::to_string(result.device.index), 12, true);
     out << "\n";
     // Every device ran the same list of entries, so rows line up by position.
     const std::vector<BenchEntry>* rows = nullptr;
     for (const DeviceBench& result : results)
         if (!rows || result.entries.size() > rows->size()) rows = &result.entries;
     for (std::size_t row = 0; rows && row < rows->size(); ++row) {
-        out << "  " << padded((*rows)[row].net, 14) << padded(std::to_string((*rows)[row].batch), 6, true);
+        out << "  " << cell((*rows)[row].net, 14) << cell(std::to_string((*rows)[row].batch), 6, true);
         for (const DeviceBench& result : results) {
             const bool ran = row < result.entries.size() && result.entries[row].timing;
-            out << padded(ran ? session::format_thousands(
-                                    static_cast<std::uint64_t>(std::llround(result.entries[row].timing->images_per_s)))
-                              : "failed",
-                          12, true);
+            out << cell(ran ? session::format_thousands(
+                                  static_cast<std::uint64_t>(std::llround(result.entries[row].timing->images_per_s)))
+                            : "failed",
+                        12, true);
         }
         out << "\n";
     }

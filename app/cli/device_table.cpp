@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "app/cli/padded.h"
 #include "engine/base/number_text.h"
 
 namespace bps::cli {
@@ -25,11 +26,6 @@ std::string self_test_cell(device::SelfTestState state) {
             break;
     }
     return "-";
-}
-
-std::string padded(const std::string& text, std::size_t width, bool right_aligned) {
-    const std::string padding(width > text.size() ? width - text.size() : 0, ' ');
-    return right_aligned ? padding + text : text + padding;
 }
 
 }  // namespace

@@ -24,20 +24,19 @@
 #include "ui/dashboard/training_dashboard.h"
 #include "ui/document/network_document.h"
 #include "ui/main_window/main_window.h"
+#include "ui/qt_text.h"
 #include "ui/results/results_panel.h"
 
 namespace bps::app {
 
 namespace {
 
+using ui::text_of;
+
 // What the worker answers a Check with.
 struct CheckAnswer {
     std::shared_ptr<const course::CheckReport> report;
 };
-
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 QString path_text(const std::filesystem::path& path) {
     return QDir::toNativeSeparators(QString::fromStdWString(path.wstring()));

@@ -19,6 +19,7 @@
 #include "ui/document/network_document.h"
 #include "ui/editor/network_scene.h"
 #include "ui/main_window/main_window.h"
+#include "ui/qt_text.h"
 #include "ui/try_it/drawing_canvas.h"
 #include "ui/try_it/try_it_panel.h"
 
@@ -28,11 +29,9 @@ namespace bps::app {
 
 namespace {
 
-const QString live_id = QStringLiteral("live");
+using ui::text_of;
 
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
+const QString live_id = QStringLiteral("live");
 
 std::vector<float> ink_pixels(const QImage& ink) {
     const QImage grey = ink.convertToFormat(QImage::Format_Grayscale8);

@@ -5,14 +5,13 @@
 
 #include "engine/model/network_spec.h"
 #include "engine/runs/epoch_replay.h"
+#include "ui/qt_text.h"
 
 namespace bps::app {
 
 namespace {
 
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
+using ui::text_of;
 
 const model::LayerSpec* spec_of(const project::Project& project, const std::string& layer) {
     for (const model::LayerSpec& spec : project.network.layers)

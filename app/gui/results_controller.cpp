@@ -20,6 +20,7 @@
 #include "ui/dashboard/training_dashboard.h"
 #include "ui/document/network_document.h"
 #include "ui/main_window/main_window.h"
+#include "ui/qt_text.h"
 #include "ui/results/confusion_matrix_view.h"
 #include "ui/results/results_panel.h"
 #include "ui/results/sample_detail.h"
@@ -31,9 +32,7 @@ namespace bps::app {
 
 namespace {
 
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
+using ui::text_of;
 
 // What the worker answers with.
 struct EvaluationRead {

@@ -23,6 +23,7 @@
 #include "ui/document/network_document.h"
 #include "ui/main_window/main_window.h"
 #include "ui/main_window/project_recovery.h"
+#include "ui/qt_text.h"
 
 namespace bps::app {
 
@@ -31,9 +32,7 @@ namespace {
 using RunState = ui::TrainPanel::RunState;
 using Tone = ui::RunStatus::Tone;
 
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
+using ui::text_of;
 
 constexpr int status_message_ms = 8000;
 

@@ -12,8 +12,8 @@ namespace bps::device {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr const char* record_format = "backprop-studio-self-test";
-constexpr int record_version = 1;
+constexpr const char* self_test_record_format = "backprop-studio-self-test";
+constexpr int self_test_record_version = 1;
 
 // Every kernel this program builds: a result holds only for the kernels that were tested.
 const std::string& all_kernel_sources() {
@@ -43,8 +43,8 @@ fs::path self_test_record_path(const fs::path& cache_root, const DeviceDescripti
 }
 
 std::optional<SelfTestResult> read_self_test(const fs::path& cache_root, const DeviceDescription& device) {
-    const std::optional<nlohmann::json> found =
-        read_device_record(self_test_record_path(cache_root, device), record_format, record_version, device);
+    const std::optional<nlohmann::json> found = read_device_record(
+        self_test_record_path(cache_root, device), self_test_record_format, self_test_record_version, device);
     if (!found) return std::nullopt;
     try {
         const nlohmann::json& record = *found;
@@ -69,7 +69,7 @@ bool store_self_test(const fs::path& cache_root, const DeviceDescription& device
         checks.push_back(
             {{"name", check.name}, {"error", number(check.error)}, {"tolerance", number(check.tolerance)}});
     return store_device_record(self_test_record_path(cache_root, device),
-                               device_record_text(record_format, record_version, device,
+                               device_record_text(self_test_record_format, self_test_record_version, device,
                                                   {{"date", result.date},
                                                    {"correct", result.correct()},
                                                    {"checks", checks},

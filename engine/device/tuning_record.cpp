@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-constexpr const char* record_format = "backprop-studio-kernel-tuning";
-constexpr int record_version = 1;
+constexpr const char* tuning_record_format = "backprop-studio-kernel-tuning";
+constexpr int tuning_record_version = 1;
 
 // The tunable kernels' sources: a tuning holds for the code that was timed.
 const std::string& tuned_sources() {
@@ -57,7 +57,7 @@ std::string record_text(const DeviceDescription& device, const TuningRecord& rec
         timed.push_back({{"tuning", tuning_json(variant.tuning)},
                          {"milliseconds", std::isfinite(variant.milliseconds) ? json(variant.milliseconds) : json()},
                          {"error", variant.error}});
-    return device_record_text(record_format, record_version, device,
+    return device_record_text(tuning_record_format, tuning_record_version, device,
                               {{"date", record.date},
                                {"chosen", tuning_json(record.chosen)},
                                {"timed", timed},
@@ -91,7 +91,7 @@ fs::path tuning_record_path(const fs::path& cache_root, const DeviceDescription&
 
 std::optional<TuningRecord> read_tuning(const fs::path& cache_root, const DeviceDescription& device) {
     const std::optional<json> record =
-        read_device_record(tuning_record_path(cache_root, device), record_format, record_version, device);
+        read_device_record(tuning_record_path(cache_root, device), tuning_record_format, tuning_record_version, device);
     if (!record) return std::nullopt;
     try {
         TuningRecord result;

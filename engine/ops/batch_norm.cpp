@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/cl/error.h"
+#include "engine/ops/shape_check.h"
 
 namespace bps::ops {
 
@@ -14,12 +15,6 @@ const KernelId batch_norm_forward_eval_kernel{"batch_norm", "batch_norm_forward_
 const KernelId batch_norm_backward_eval_kernel{"batch_norm", "batch_norm_backward_eval"};
 const KernelId batch_norm_forward_train_kernel{"batch_norm", "batch_norm_forward_train"};
 const KernelId batch_norm_backward_kernel{"batch_norm", "batch_norm_backward"};
-
-void require_shape(const Tensor& tensor, const Shape& expected, const char* op, const char* what) {
-    if (tensor.shape != expected)
-        throw std::invalid_argument(std::string(op) + ": " + what + " is " + tensor.shape.to_string() + ", expected " +
-                                    expected.to_string());
-}
 
 Shape channels_of(const Tensor& x) {
     return {1, x.shape.c, 1, 1};

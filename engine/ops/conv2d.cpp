@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/ops/gemm.h"
+#include "engine/ops/shape_check.h"
 
 namespace bps::ops {
 
@@ -127,12 +128,6 @@ ConvMethod resolved(const Runtime& runtime, ConvMethod method) {
     return runtime.device().kind == device::DeviceKind::Cpu ? ConvMethod::gemm : ConvMethod::own;
 }
 
-void require_shape(const Tensor& tensor, const Shape& expected, const char* op, const char* what, const Shape& x) {
-    if (tensor.shape != expected)
-        throw std::invalid_argument(std::string("Conv2D ") + op + ": " + what + " is " + tensor.shape.to_string() +
-                                    ", expected " + expected.to_string() + " for a " + x.to_string() + " input");
-}
-
 // Checks the parameters and the workspace; the weight's first dimension gives the filter count.
 Layout checked_layout(const Runtime& runtime, const model::Conv2dGeometry& g, const Tensor& x, const Tensor& weight,
                       const Tensor& bias, const Tensor& workspace, const ConvPlan& plan, const char* op,
@@ -144,13 +139,13 @@ Layout checked_layout(const Runtime& runtime, const model::Conv2dGeometry& g, co
     l.columns_kept = plan.method == ConvMethod::gemm && plan.kept_columns.buffer != nullptr;
     const std::size_t columns = l.batch_columns();
     if (l.columns_kept && (!l.columns_keepable(plan.method) || plan.kept_columns.count() < columns))
-        throw std::invalid_argument(std::string("Conv2D ") + op + ": kept columns " +
-                                    plan.kept_columns.shape.to_string() + " cannot hold the column matrix of a " +
-                                    std::to_string(l.batch) + "-sample batch in one slice (" + std::to_string(columns) +
-                                    " values, " + std::to_string(l.slice) + " samples a slice)");
+        throw std::invalid_argument(std::string(op) + ": kept columns " + plan.kept_columns.shape.to_string() +
+                                    " cannot hold the column matrix of a " + std::to_string(l.batch) +
+                                    "-sample batch in one slice (" + std::to_string(columns) + " values, " +
+                                    std::to_string(l.slice) + " samples a slice)");
     const std::size_t needed = l.workspace(plan.method);
     if (workspace.count() < needed)
-        throw std::invalid_argument(std::string("Conv2D ") + op + ": workspace " + workspace.shape.to_string() +
+        throw std::invalid_argument(std::string(op) + ": workspace " + workspace.shape.to_string() +
                                     " holds fewer than the " + std::to_string(needed) + " values a " +
                                     x.shape.to_string() + " input needs");
     return l;
@@ -272,8 +267,8 @@ void conv2d_forward(Runtime& runtime, const model::Conv2dGeometry& geometry, con
                     const Tensor& bias, const Tensor& y, const Tensor& workspace, ConvPlan plan,
                     const std::optional<FusedActivation>& activation) {
     plan.method = resolved(runtime, plan.method);
-    const Layout l = checked_layout(runtime, geometry, x, weight, bias, workspace, plan, "forward", "bias");
-    require_shape(y, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "forward", "y", x.shape);
+    const Layout l = checked_layout(runtime, geometry, x, weight, bias, workspace, plan, "Conv2D forward", "bias");
+    require_shape(y, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "Conv2D forward", "y", x.shape);
     require_fusable(activation, y, y, "Conv2D forward");
     const int kind = FusedActivation::kernel_kind(activation);
     const float slope = FusedActivation::kernel_slope(activation);
@@ -301,10 +296,10 @@ void conv2d_backward(Runtime& runtime, const model::Conv2dGeometry& geometry, co
                      const Tensor& workspace, ConvPlan plan, const std::optional<FusedActivation>& activation,
                      const Tensor& y) {
     plan.method = resolved(runtime, plan.method);
-    const Layout l = checked_layout(runtime, geometry, x, weight, dbias, workspace, plan, "backward", "dbias");
-    require_shape(dy, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "backward", "dy", x.shape);
-    require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
-    if (dx.buffer != nullptr) require_shape(dx, x.shape, "backward", "dx", x.shape);
+    const Layout l = checked_layout(runtime, geometry, x, weight, dbias, workspace, plan, "Conv2D backward", "dbias");
+    require_shape(dy, Shape{l.batch, l.filters, l.rows.out, l.cols.out}, "Conv2D backward", "dy", x.shape);
+    require_shape(dweight, weight.shape, "Conv2D backward", "dweight", x.shape);
+    if (dx.buffer != nullptr) require_shape(dx, x.shape, "Conv2D backward", "dx", x.shape);
     require_fusable(activation, y, dy, "Conv2D backward");
     if (plan.method == ConvMethod::own) {
         // The own kernels read dy in place, so it becomes the gradient before the activation first.

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/ops/gemm.h"
+#include "engine/ops/shape_check.h"
 
 namespace bps::ops {
 
@@ -11,12 +12,6 @@ namespace {
 // The kernels this file launches (kernels/dense.cl), named once.
 const KernelId dense_add_bias_kernel{"dense", "dense_add_bias"};
 const KernelId dense_bias_gradient_kernel{"dense", "dense_bias_gradient"};
-
-void require_shape(const Tensor& tensor, const Shape& expected, const char* op, const char* what, const Shape& x) {
-    if (tensor.shape != expected)
-        throw std::invalid_argument(std::string("Dense ") + op + ": " + what + " is " + tensor.shape.to_string() +
-                                    ", expected " + expected.to_string() + " for a " + x.to_string() + " input");
-}
 
 struct DenseSizes {
     int batch;
@@ -35,8 +30,8 @@ DenseSizes sizes_of(const Tensor& x, const Tensor& weight, const Tensor& bias, c
 
 void dense_forward(Runtime& runtime, const Tensor& x, const Tensor& weight, const Tensor& bias, const Tensor& y,
                    const std::optional<FusedActivation>& activation) {
-    const DenseSizes s = sizes_of(x, weight, bias, "forward", "bias");
-    require_shape(y, Shape{s.batch, s.out, 1, 1}, "forward", "y", x.shape);
+    const DenseSizes s = sizes_of(x, weight, bias, "Dense forward", "bias");
+    require_shape(y, Shape{s.batch, s.out, 1, 1}, "Dense forward", "y", x.shape);
     require_fusable(activation, y, y, "Dense forward");
     // y[N, out] = f(x[N, in] * weight[out, in]^T + bias): one command where the own GEMM kernels
     // run the product, else the product, then the bias and activation.
@@ -53,9 +48,9 @@ void dense_forward(Runtime& runtime, const Tensor& x, const Tensor& weight, cons
 void dense_backward(Runtime& runtime, const Tensor& x, const Tensor& weight, const Tensor& dy, const Tensor& dx,
                     GradWrite dx_write, const Tensor& dweight, const Tensor& dbias,
                     const std::optional<FusedActivation>& activation, const Tensor& y) {
-    const DenseSizes s = sizes_of(x, weight, dbias, "backward", "dbias");
-    require_shape(dy, Shape{s.batch, s.out, 1, 1}, "backward", "dy", x.shape);
-    require_shape(dweight, weight.shape, "backward", "dweight", x.shape);
+    const DenseSizes s = sizes_of(x, weight, dbias, "Dense backward", "dbias");
+    require_shape(dy, Shape{s.batch, s.out, 1, 1}, "Dense backward", "dy", x.shape);
+    require_shape(dweight, weight.shape, "Dense backward", "dweight", x.shape);
     if (dx.buffer != nullptr && (dx.shape.n != s.batch || dx.shape.per_sample() != std::size_t(s.in)))
         throw std::invalid_argument("Dense backward: dx is " + dx.shape.to_string() + ", expected " +
                                     std::to_string(s.batch) + " samples of " + std::to_string(s.in) + " values for a " +

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/ops/shape_check.h"
+
 namespace bps::ops {
 
 namespace {
@@ -14,12 +16,6 @@ const KernelId avg_pool_forward_kernel{"pool", "avg_pool_forward"};
 const KernelId avg_pool_backward_kernel{"pool", "avg_pool_backward"};
 const KernelId global_avg_pool_forward_kernel{"pool", "global_avg_pool_forward"};
 const KernelId global_avg_pool_backward_kernel{"pool", "global_avg_pool_backward"};
-
-void require_shape(const Tensor& tensor, const Shape& expected, const std::string& op, const char* what) {
-    if (tensor.shape != expected)
-        throw std::invalid_argument(op + ": " + what + " is " + tensor.shape.to_string() + ", expected " +
-                                    expected.to_string());
-}
 
 // The kernels' common leading arguments: planes (N * C), input and output plane sizes, window.
 struct PlaneArgs {

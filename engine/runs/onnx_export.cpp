@@ -9,6 +9,7 @@
 
 #include "engine/base/build_info.h"
 #include "engine/model/graph_analysis.h"
+#include "engine/runs/python_network.h"
 
 namespace bps::session {
 
@@ -19,13 +20,6 @@ using model::LayerType;
 
 constexpr int opset = 13;
 constexpr int ir_version = 8;  // ONNX 1.12's IR, which opset 13 models are read with
-
-// Pieces joined by appending (GCC 12's -Wrestrict misfires on chains of operator+ with literals).
-std::string cat(std::initializer_list<std::string_view> parts) {
-    std::string text;
-    for (const std::string_view part : parts) text += part;
-    return text;
-}
 
 // Names that stay unique: ONNX wants one name per value, and readers expect one per node.
 class Names {

@@ -19,6 +19,8 @@ endif()
 # before its first OpenCL call. CLBlast links OpenCL.dll itself, so it is delay-loaded too:
 # otherwise Windows would refuse to start the program before main() on a computer with no driver.
 target_sources(engine PRIVATE ${CMAKE_CURRENT_LIST_DIR}/opencl_loader_windows.cpp)
+# <windows.h>'s macros stay in its own translation unit (BACKPROP_UNITY_BUILD).
+set_property(SOURCE ${CMAKE_CURRENT_LIST_DIR}/opencl_loader_windows.cpp PROPERTY SKIP_UNITY_BUILD_INCLUSION ON)
 target_compile_definitions(engine PRIVATE BACKPROP_OPENCL_DELAY_LOADED)
 if(MSVC)
   foreach(program backprop backprop-studio)

@@ -3,6 +3,9 @@
 #include <string>
 
 namespace bps::test {
+// Debian's Python, which has h5py, torch and onnx (the python3 on PATH may be another).
+inline const std::string python = "/usr/bin/python3";
+
 inline std::string backprop(const std::string& arguments) {
     return "\"" BACKPROP_CLI "\" " + arguments;
 }

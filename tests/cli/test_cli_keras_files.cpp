@@ -19,8 +19,6 @@ using namespace bps::test;
 
 namespace {
 
-const std::string python = "/usr/bin/python3";
-
 // Two classes of 8x8 images: a bright square in the top-left or the bottom-right quarter.
 void write_corners(const std::filesystem::path& folder, int per_class) {
     std::mt19937 generator(11);
@@ -40,7 +38,7 @@ void write_corners(const std::filesystem::path& folder, int per_class) {
 }
 
 // A convolution before the Flatten, so a Keras reader must re-order the Dense rows (C,H,W to H,W,C).
-std::filesystem::path write_project(const std::filesystem::path& dir, const std::filesystem::path& images) {
+std::filesystem::path write_corners_project(const std::filesystem::path& dir, const std::filesystem::path& images) {
     const std::filesystem::path file = dir / "corners.json";
     std::ofstream out(file);
     out << R"({
@@ -61,13 +59,13 @@ std::filesystem::path write_project(const std::filesystem::path& dir, const std:
     return file;
 }
 
-struct Trained {
+struct TrainedCorners {
     TempDir dir{"cli-keras-files"};
     std::filesystem::path images, project, weights;
-    Trained() {
+    TrainedCorners() {
         images = dir.path() / "images";
         write_corners(images, 12);
-        project = write_project(dir.path(), images);
+        project = write_corners_project(dir.path(), images);
         weights = dir.path() / "w.h5";
         const ProcessResult trained =
             run_command(backprop("train " + quote(project) + " --save-weights " + quote(weights)));
@@ -84,7 +82,7 @@ std::string rewrite_script() {
 
 TEST_CASE("a Keras file written by h5py is read into a project with the same network and evaluates the same",
           "[cli][keras]") {
-    Trained run;
+    TrainedCorners run;
     const std::filesystem::path keras = run.dir.path() / "keras.h5";
     const ProcessResult rewritten =
         run_command(python + " " + quote(rewrite_script()) + " " + quote(run.weights) + " " + quote(keras));
@@ -111,7 +109,7 @@ TEST_CASE("a Keras file written by h5py is read into a project with the same net
 }
 
 TEST_CASE("a Keras file that does not fit the network names the layer and both shapes", "[cli][keras]") {
-    Trained run;
+    TrainedCorners run;
     const std::filesystem::path keras = run.dir.path() / "wrong.h5";
     REQUIRE(run_command(python + " " + quote(rewrite_script()) + " " + quote(run.weights) + " " + quote(keras) +
                         " --wrong-shape")
@@ -125,7 +123,7 @@ TEST_CASE("a Keras file that does not fit the network names the layer and both s
 
 TEST_CASE("our weights file alone predicts with no training data, and holds the project it was trained from",
           "[cli][keras]") {
-    Trained run;
+    TrainedCorners run;
     const std::filesystem::path image = run.dir.path() / "top.png";
     std::filesystem::copy_file(run.images / "top" / "3.png", image);
     const ProcessResult with_project = run_command_stdout(

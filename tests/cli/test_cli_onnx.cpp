@@ -12,6 +12,7 @@
 #include "tests/cli/cli.h"
 #include "tests/cli/probabilities.h"
 #include "tests/cli/trained_export_fixture.h"
+#include "tests/support/files.h"
 #include "tests/support/process.h"
 #include "tests/support/quote.h"
 #include "tests/support/temp_dir.h"
@@ -20,15 +21,8 @@ using namespace bps::test;
 
 namespace {
 
-const std::string python = "/usr/bin/python3";
-
 std::string python_script(const std::string& name) {
     return quote(std::filesystem::path(TESTS_SOURCE_DIR) / "python" / name);
-}
-
-std::string bytes_of(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
 }
 
 ProcessResult export_onnx(const std::filesystem::path& weights, const std::filesystem::path& model) {
@@ -85,14 +79,14 @@ TEST_CASE(
     "project is refused and writes nothing",
     "[cli][export][onnx]") {
     Trained run;
-    const std::string before = bytes_of(run.weights);
+    const std::string before = read_text(run.weights);
 
     const ProcessResult over = export_onnx(run.weights, run.weights);
     CHECK(over.exit_code == 2);
     CHECK_THAT(over.output, Catch::StartsWith("backprop export: --onnx " + run.weights.string() +
                                               " is the weights file that this command reads; write the model "
                                               "under another name\n"));
-    CHECK(bytes_of(run.weights) == before);
+    CHECK(read_text(run.weights) == before);
 
     // Both outputs named: the script is not written either when the model cannot be.
     const std::filesystem::path script = run.dir.path() / "model.py";

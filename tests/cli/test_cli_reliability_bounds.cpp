@@ -16,8 +16,6 @@ using namespace bps::test;
 
 namespace {
 
-const std::string python = "/usr/bin/python3";
-
 // The stripes project (12 images a class: 18 for training, 3 batches of 8 an epoch), with
 // momentum so that its checkpoints carry optimiser arrays.
 std::filesystem::path momentum_project(const TempDir& dir) {

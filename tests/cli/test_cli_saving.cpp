@@ -8,17 +8,13 @@
 
 #include "tests/cli/cli.h"
 #include "tests/cli/stripes_project.h"
+#include "tests/support/files.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps::test;
 
 namespace {
-
-std::string bytes_of(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 struct Stripes {
     TempDir dir{"cli-saving"};
@@ -38,12 +34,12 @@ struct Stripes {
 TEST_CASE("weights written over the project file are refused before training, and the project is kept",
           "[cli][saving]") {
     const Stripes run;
-    const std::string before = bytes_of(run.project);
+    const std::string before = read_text(run.project);
     const ProcessResult result = run.train_to(run.project);
     CHECK(result.exit_code == 1);
     CHECK(result.output == "backprop train: error: " + run.project.string() +
                                ": is the project file itself; save the weights under another name, e.g. stripes.h5\n");
-    CHECK(bytes_of(run.project) == before);
+    CHECK(read_text(run.project) == before);
 }
 
 #ifndef _WIN32
@@ -96,7 +92,7 @@ TEST_CASE("a disk that fills up during the save: a clear message, a clean exit, 
 
     const std::filesystem::path weights = disk / "w.h5";
     REQUIRE(run.train_to(weights).exit_code == 0);
-    const std::string before = bytes_of(weights);
+    const std::string before = read_text(weights);
     // Fill what is left of the disk.
     run_command("cat /dev/zero > " + quote(disk / "filler"));
     const ProcessResult full = run.train_to(weights);
@@ -105,7 +101,7 @@ TEST_CASE("a disk that fills up during the save: a clear message, a clean exit, 
     CHECK_THAT(full.output, Catch::Contains("backprop train: error: " + weights.string() +
                                             ": could not be written (the disk is full); nothing was replaced, so an "
                                             "earlier file of this name is unchanged"));
-    CHECK(bytes_of(weights) == before);
+    CHECK(read_text(weights) == before);
     for (const auto& entry : std::filesystem::directory_iterator(disk))
         CHECK(entry.path().filename().string().find(".part") == std::string::npos);
 }

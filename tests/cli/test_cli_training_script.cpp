@@ -12,6 +12,7 @@
 
 #include "datasets/feeding.h"
 #include "tests/cli/cli.h"
+#include "tests/support/files.h"
 #include "tests/support/process.h"
 #include "tests/support/quote.h"
 #include "tests/support/temp_dir.h"
@@ -25,11 +26,6 @@ double test_accuracy(const std::string& output) {
     std::smatch match;
     REQUIRE(std::regex_search(output, match, std::regex("test accuracy ([0-9.]+)")));
     return std::stod(match[1].str());
-}
-
-std::string read_text(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    return {std::istreambuf_iterator<char>(in), {}};
 }
 
 std::size_t count_of(const std::string& text, const std::string& part) {

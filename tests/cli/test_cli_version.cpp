@@ -2,9 +2,9 @@
 // project(), the git revision (checked against git itself), the libraries' versions (checked
 // against what CMake and the headers say) and the kernel cache; weights files and checkpoints
 // carry the same version, read back with h5py. And `train --batches N`, the installers' smoke test.
-#include <catch2/catch.hpp>
 #include <clblast.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <sstream>
 
@@ -30,14 +30,13 @@ std::string line_value(const std::string& output, const std::string& name) {
     return {};
 }
 
-const std::string python = "/usr/bin/python3";
-
 // The backprop_version attribute of an HDF5 file, read by h5py.
 std::string stored_version(const std::filesystem::path& file) {
-    const ProcessResult read = run_command_stdout(
-        python + " -c \"import h5py,sys; v=h5py.File(sys.argv[1],'r').attrs['backprop_version']; "
-                 "print(v.decode() if isinstance(v, bytes) else v)\" " +
-        quote(file));
+    const ProcessResult read =
+        run_command_stdout(python +
+                           " -c \"import h5py,sys; v=h5py.File(sys.argv[1],'r').attrs['backprop_version']; "
+                           "print(v.decode() if isinstance(v, bytes) else v)\" " +
+                           quote(file));
     INFO(read.output);
     REQUIRE(read.exit_code == 0);
     return first_line(read.output);
@@ -45,7 +44,8 @@ std::string stored_version(const std::filesystem::path& file) {
 
 }  // namespace
 
-TEST_CASE("backprop --version names the version, the git revision, the libraries and the kernel cache", "[cli][version]") {
+TEST_CASE("backprop --version names the version, the git revision, the libraries and the kernel cache",
+          "[cli][version]") {
     TempDir dir("cli-version");
     ScopedEnvironment cache("BACKPROP_CACHE_DIR", dir.path().string());
     const ProcessResult result = run_command_stdout(backprop("--version"));
@@ -61,7 +61,8 @@ TEST_CASE("backprop --version names the version, the git revision, the libraries
         // The commit the program was built from is the checkout's (a build of a changed tree says -dirty).
         const ProcessResult head = run_command_stdout("git -C " + quote(source) + " rev-parse HEAD");
         REQUIRE(head.exit_code == 0);
-        if (revision.size() > 6 && revision.substr(revision.size() - 6) == "-dirty") revision.resize(revision.size() - 6);
+        if (revision.size() > 6 && revision.substr(revision.size() - 6) == "-dirty")
+            revision.resize(revision.size() - 6);
         CHECK(revision.size() >= 7);
         CHECK_THAT(head.output, Catch::StartsWith(revision));
     } else {

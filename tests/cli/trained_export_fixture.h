@@ -40,7 +40,8 @@ inline std::vector<std::filesystem::path> write_colours(const std::filesystem::p
     return files;
 }
 
-inline std::filesystem::path write_project(const std::filesystem::path& dir, const std::filesystem::path& images) {
+inline std::filesystem::path write_every_layer_project(const std::filesystem::path& dir,
+                                                       const std::filesystem::path& images) {
     const std::filesystem::path file = dir / "every layer.json";
     std::ofstream out(file);
     out << R"({
@@ -87,7 +88,7 @@ struct Trained {
     std::string files;
     Trained() {
         images = write_colours(dir.path() / "images", 10);
-        const std::filesystem::path project = write_project(dir.path(), dir.path() / "images");
+        const std::filesystem::path project = write_every_layer_project(dir.path(), dir.path() / "images");
         weights = dir.path() / "weights.h5";
         std::string train = "train ";
         train += quote(project);

@@ -27,6 +27,14 @@ std::vector<char> random_bytes(std::size_t count, unsigned seed) {
     return bytes;
 }
 
+std::vector<std::uint8_t> random_pixels(std::size_t count, std::uint32_t seed) {
+    std::mt19937 generator(seed);
+    std::uniform_int_distribution<int> value(1, 255);
+    std::vector<std::uint8_t> pixels(count);
+    for (std::uint8_t& pixel : pixels) pixel = static_cast<std::uint8_t>(value(generator));
+    return pixels;
+}
+
 std::string error_text(const std::filesystem::path& file, const std::string& problem) {
     std::string text = file.string();
     text += ": ";

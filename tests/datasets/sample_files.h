@@ -1,6 +1,7 @@
 #pragma once
 // Files the dataset tests write as inputs and read back as results.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -12,6 +13,8 @@ std::vector<char> read_all(const std::filesystem::path& file);
 void write_all(const std::filesystem::path& file, const std::vector<char>& bytes);
 // Bytes in 1..255 (never zero, so a zero-filled result cannot pass), fixed by `seed`.
 std::vector<char> random_bytes(std::size_t count, unsigned seed);
+// Pixel values in 1..255, never zero, so a pixel left unwritten cannot pass for one read.
+std::vector<std::uint8_t> random_pixels(std::size_t count, std::uint32_t seed);
 
 // The text a DatasetError about `file` carries: "FILE: problem", spelled out here on its own
 // so the tests do not take the format from the code under test.

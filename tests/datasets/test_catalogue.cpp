@@ -6,6 +6,7 @@
 #include "datasets/catalogue.h"
 #include "datasets/download.h"
 #include "tests/datasets/sample_files.h"
+#include "tests/support/files.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -14,10 +15,7 @@ using datasets::Availability;
 
 namespace {
 
-void write_text(const std::filesystem::path& file, const std::string& text) {
-    std::filesystem::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << text;
-}
+using bps::test::write_text;
 
 // A catalogue entry for files the test controls, with nothing in a system folder.
 datasets::CatalogueEntry small_entry(datasets::DatasetFormat format) {

@@ -7,6 +7,7 @@
 
 #include "datasets/cifar_reader.h"
 #include "tests/datasets/sample_files.h"
+#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps;
@@ -16,16 +17,8 @@ namespace {
 
 constexpr std::size_t kPlane = 32 * 32;
 
-void write_file(const std::filesystem::path& file, const Bytes& bytes) {
-    std::ofstream out(file, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    REQUIRE(out.good());
-}
-
-void write_text(const std::filesystem::path& file, const std::string& text) {
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-}
+using bps::test::write_bytes;
+using bps::test::write_text;
 
 struct Record {
     Bytes labels;  // 1 for CIFAR-10, coarse then fine for CIFAR-100
@@ -61,8 +54,8 @@ TEST_CASE("CIFAR-10 batches are concatenated in order with labels and channel pl
     std::mt19937 random(11);
     std::vector<Record> records;
     for (std::uint8_t label : {3, 0, 9, 5, 7}) records.push_back(random_record({label}, random));
-    write_file(dir.path() / "data_batch_1.bin", batch({records[0], records[1], records[2]}));
-    write_file(dir.path() / "data_batch_2.bin", batch({records[3], records[4]}));
+    write_bytes(dir.path() / "data_batch_1.bin", batch({records[0], records[1], records[2]}));
+    write_bytes(dir.path() / "data_batch_2.bin", batch({records[3], records[4]}));
 
     CHECK(datasets::cifar_record_bytes(datasets::CifarVariant::cifar10) == 3073);
     const datasets::Dataset dataset =
@@ -92,7 +85,7 @@ TEST_CASE("CIFAR-100 records give the fine or the coarse label", "[cifar]") {
     const std::vector<Record> records{random_record({4, 72}, random), random_record({19, 99}, random),
                                       random_record({0, 5}, random)};
     const auto file = dir.path() / "train.bin";
-    write_file(file, batch(records));
+    write_bytes(file, batch(records));
     CHECK(datasets::cifar_record_bytes(datasets::CifarVariant::cifar100_fine) == 3074);
     CHECK(datasets::cifar_record_bytes(datasets::CifarVariant::cifar100_coarse) == 3074);
 
@@ -120,29 +113,29 @@ TEST_CASE("Damaged CIFAR batches are refused naming the file", "[cifar]") {
     std::mt19937 random(13);
     const auto good = dir.path() / "good.bin";
     const auto bad = dir.path() / "bad.bin";
-    write_file(good, batch({random_record({1}, random)}));
+    write_bytes(good, batch({random_record({1}, random)}));
     auto read10 = [&](const std::filesystem::path& second) {
         return datasets::read_cifar_batches({good, second}, datasets::CifarVariant::cifar10, names(10), "x");
     };
 
     Bytes cut = batch({random_record({1}, random), random_record({2}, random)});
     cut.pop_back();
-    write_file(bad, cut);
+    write_bytes(bad, cut);
     REQUIRE_THROWS_WITH(read10(bad),
                         test::error_text(bad, "size 6145 bytes is not a multiple of the 3073-byte CIFAR-10 record"));
     REQUIRE_THROWS_WITH(datasets::read_cifar_batches({bad}, datasets::CifarVariant::cifar100_fine, names(100), "x"),
                         test::error_text(bad, "size 6145 bytes is not a multiple of the 3074-byte CIFAR-100 record"));
 
-    write_file(bad, {});
+    write_bytes(bad, {});
     REQUIRE_THROWS_WITH(read10(bad), test::error_text(bad, "is empty"));
 
     std::vector<Record> records;
     for (std::uint8_t label : {0, 1, 2, 3, 4, 10, 5}) records.push_back(random_record({label}, random));
-    write_file(bad, batch(records));
+    write_bytes(bad, batch(records));
     REQUIRE_THROWS_WITH(read10(bad), test::error_text(bad, "label 10 in record 5 is outside the 10 classes"));
 
     // A fine label of 100 and a coarse label of 20 are each one past their range.
-    write_file(bad, batch({random_record({3, 50}, random), random_record({20, 100}, random)}));
+    write_bytes(bad, batch({random_record({3, 50}, random), random_record({20, 100}, random)}));
     REQUIRE_THROWS_WITH(datasets::read_cifar_batches({bad}, datasets::CifarVariant::cifar100_fine, names(100), "x"),
                         test::error_text(bad, "label 100 in record 1 is outside the 100 classes"));
     REQUIRE_THROWS_WITH(datasets::read_cifar_batches({bad}, datasets::CifarVariant::cifar100_coarse, names(20), "x"),

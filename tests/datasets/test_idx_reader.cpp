@@ -13,6 +13,7 @@
 #include "datasets/idx_reader.h"
 #include "datasets/machine_memory.h"
 #include "tests/datasets/sample_files.h"
+#include "tests/support/files.h"
 #include "tests/support/gzip_bomb.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -22,11 +23,7 @@ using Bytes = std::vector<std::uint8_t>;
 
 namespace {
 
-void write_file(const std::filesystem::path& file, const Bytes& bytes) {
-    std::ofstream out(file, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    REQUIRE(out.good());
-}
+using bps::test::write_bytes;
 
 // A gzip member (header, deflate data, CRC and size) made by zlib itself.
 Bytes gzip(const Bytes& plain) {
@@ -54,14 +51,7 @@ Bytes idx_header(std::uint8_t type, const std::vector<std::uint32_t>& dimensions
     return bytes;
 }
 
-// Pixels 1..255, never 0, so a value that was not read shows up as a mismatch.
-Bytes random_pixels(std::size_t count, unsigned seed) {
-    std::mt19937 random(seed);
-    std::uniform_int_distribution<int> value(1, 255);
-    Bytes pixels(count);
-    for (auto& p : pixels) p = static_cast<std::uint8_t>(value(random));
-    return pixels;
-}
+using bps::test::random_pixels;
 
 Bytes idx_images(std::uint32_t count, std::uint32_t height, std::uint32_t width, const Bytes& pixels) {
     Bytes bytes = idx_header(0x08, {count, height, width});
@@ -89,9 +79,9 @@ TEST_CASE("IDX images and labels, plain and gzip, read back value / 255 at every
     const bool gzipped = GENERATE(false, true);
     const auto images_file = dir.path() / (gzipped ? "images.gz" : "images");
     const auto labels_file = dir.path() / (gzipped ? "labels.gz" : "labels");
-    write_file(images_file,
-               gzipped ? gzip(idx_images(count, height, width, pixels)) : idx_images(count, height, width, pixels));
-    write_file(labels_file, gzipped ? gzip(idx_labels(labels)) : idx_labels(labels));
+    write_bytes(images_file,
+                gzipped ? gzip(idx_images(count, height, width, pixels)) : idx_images(count, height, width, pixels));
+    write_bytes(labels_file, gzipped ? gzip(idx_labels(labels)) : idx_labels(labels));
 
     const datasets::IdxImages raw = datasets::read_idx_images(images_file);
     CHECK(raw.count == count);
@@ -119,16 +109,16 @@ TEST_CASE("read_file_bytes inflates gzip by its magic bytes, joins members and r
     Bytes joined = gzip(first);
     const Bytes second_gz = gzip(second);
     joined.insert(joined.end(), second_gz.begin(), second_gz.end());
-    write_file(dir.path() / "two-members.bin", joined);  // gzip whatever the name
+    write_bytes(dir.path() / "two-members.bin", joined);  // gzip whatever the name
     Bytes expected = first;
     expected.insert(expected.end(), second.begin(), second.end());
     CHECK(datasets::read_file_bytes(dir.path() / "two-members.bin") == expected);
 
-    write_file(dir.path() / "plain.gz", first);  // not gzip whatever the name
+    write_bytes(dir.path() / "plain.gz", first);  // not gzip whatever the name
     CHECK(datasets::read_file_bytes(dir.path() / "plain.gz") == first);
     CHECK(datasets::read_file_bytes(dir.path() / "plain.gz", first.size()) == first);
 
-    write_file(dir.path() / "empty", {});
+    write_bytes(dir.path() / "empty", {});
     CHECK(datasets::read_file_bytes(dir.path() / "empty").empty());
 
     REQUIRE_THROWS_WITH(
@@ -147,18 +137,18 @@ TEST_CASE("Missing, damaged and truncated files are refused naming the file", "[
 
     // A valid gzip header followed by bytes that are not deflate data.
     const auto damaged = dir.path() / "damaged.gz";
-    write_file(damaged, {0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff});
+    write_bytes(damaged, {0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff});
     REQUIRE_THROWS_WITH(datasets::read_idx_images(damaged),
                         test::error_text(damaged, "is a damaged gzip file (invalid block type)"));
 
     const Bytes pixels = random_pixels(10 * 28 * 28, 3);
     const Bytes whole = gzip(idx_images(10, 28, 28, pixels));
     const auto truncated_gz = dir.path() / "truncated.gz";
-    write_file(truncated_gz, Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() / 2)));
+    write_bytes(truncated_gz, Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() / 2)));
     REQUIRE_THROWS_WITH(datasets::read_idx_images(truncated_gz),
                         test::error_text(truncated_gz, "the gzip data ends early (the file is truncated)"));
     // Only the 8-byte CRC and size trailer missing: still truncated.
-    write_file(truncated_gz, Bytes(whole.begin(), whole.end() - 8));
+    write_bytes(truncated_gz, Bytes(whole.begin(), whole.end() - 8));
     REQUIRE_THROWS_WITH(datasets::read_idx_images(truncated_gz),
                         test::error_text(truncated_gz, "the gzip data ends early (the file is truncated)"));
 }
@@ -167,7 +157,7 @@ TEST_CASE("IDX headers that are wrong are refused with what is wrong", "[idx]") 
     test::TempDir dir("idx-header");
     const auto file = dir.path() / "images";
     auto images_problem = [&](const Bytes& bytes) {
-        write_file(file, bytes);
+        write_bytes(file, bytes);
         try {
             datasets::read_idx_images(file);
         } catch (const datasets::DatasetError& error) {
@@ -216,17 +206,17 @@ TEST_CASE("IDX headers that are wrong are refused with what is wrong", "[idx]") 
     CHECK(images_problem(gzip(trailing)) == test::error_text(file, "has 16 bytes after the data the header describes"));
 
     const auto labels = dir.path() / "labels";
-    write_file(labels, idx_images(2, 3, 3, pixels));
+    write_bytes(labels, idx_images(2, 3, 3, pixels));
     REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels),
                         test::error_text(labels, "has 3 dimensions; labels need 1 (count)"));
     Bytes short_labels = idx_header(0x08, {5});
     short_labels.insert(short_labels.end(), {1, 2, 3});
-    write_file(labels, short_labels);
+    write_bytes(labels, short_labels);
     REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels),
                         test::error_text(labels, "header promises 5 bytes of data but the file holds 3"));
     Bytes long_labels = idx_labels({1, 2, 3});
     long_labels.push_back(4);
-    write_file(labels, long_labels);
+    write_bytes(labels, long_labels);
     REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels),
                         test::error_text(labels, "has 1 byte after the data the header describes"));
 }
@@ -235,17 +225,17 @@ TEST_CASE("An IDX pair is refused when the counts differ or a label is past the 
     test::TempDir dir("idx-pair");
     const auto images = dir.path() / "train-images-idx3-ubyte.gz";
     const auto labels = dir.path() / "train-labels-idx1-ubyte.gz";
-    write_file(images, gzip(idx_images(8, 2, 2, random_pixels(8 * 4, 6))));
+    write_bytes(images, gzip(idx_images(8, 2, 2, random_pixels(8 * 4, 6))));
 
-    write_file(labels, gzip(idx_labels({1, 2, 3, 4, 5, 6, 7})));
+    write_bytes(labels, gzip(idx_labels({1, 2, 3, 4, 5, 6, 7})));
     REQUIRE_THROWS_WITH(datasets::read_idx_dataset(images, labels, ten_classes(), "pair"),
                         test::error_text(labels, "has 7 labels but 'train-images-idx3-ubyte.gz' has 8 images"));
 
-    write_file(labels, gzip(idx_labels({1, 2, 3, 4, 5, 6, 7, 12})));
+    write_bytes(labels, gzip(idx_labels({1, 2, 3, 4, 5, 6, 7, 12})));
     REQUIRE_THROWS_WITH(datasets::read_idx_dataset(images, labels, ten_classes(), "pair"),
                         test::error_text(labels, "label 12 at index 7 is outside the 10 classes"));
     // 9 is a valid label among 10 classes, but not among 9.
-    write_file(labels, gzip(idx_labels({1, 2, 3, 9, 5, 6, 7, 8})));
+    write_bytes(labels, gzip(idx_labels({1, 2, 3, 9, 5, 6, 7, 8})));
     REQUIRE_NOTHROW(datasets::read_idx_dataset(images, labels, ten_classes(), "pair"));
     std::vector<std::string> nine = ten_classes();
     nine.pop_back();
@@ -289,20 +279,20 @@ TEST_CASE("a gzip that inflates past what its IDX header describes is refused th
     test::TempDir dir("idx-bomb");
     // 10 images of 28x28 promised, 64 MiB inflated: reading stops soon after the promise.
     const auto images = dir.path() / "train-images-idx3-ubyte.gz";
-    write_file(images, test::gzip_bomb(idx_header(0x08, {10, 28, 28}), std::size_t{64} << 20));
+    write_bytes(images, test::gzip_bomb(idx_header(0x08, {10, 28, 28}), std::size_t{64} << 20));
     CHECK(std::filesystem::file_size(images) < (std::size_t{1} << 20));
     REQUIRE_THROWS_WITH(datasets::read_idx_images(images),
                         Catch::StartsWith(images.string() + ": holds more than ") &&
                             Catch::EndsWith(" bytes its header describes after decompressing"));
     const auto labels = dir.path() / "train-labels-idx1-ubyte.gz";
-    write_file(labels, test::gzip_bomb(idx_header(0x08, {5}), std::size_t{16} << 20));
+    write_bytes(labels, test::gzip_bomb(idx_header(0x08, {5}), std::size_t{16} << 20));
     REQUIRE_THROWS_WITH(datasets::read_idx_labels(labels),
                         Catch::StartsWith(labels.string() + ": holds more than ") &&
                             Catch::EndsWith(" bytes its header describes after decompressing"));
     // Fewer than 1 MiB of trailing bytes are still counted exactly.
     Bytes trailing = idx_images(2, 3, 3, random_pixels(18, 5));
     trailing.insert(trailing.end(), 1000, 9);
-    write_file(dir.path() / "trailing.gz", gzip(trailing));
+    write_bytes(dir.path() / "trailing.gz", gzip(trailing));
     REQUIRE_THROWS_WITH(
         datasets::read_idx_images(dir.path() / "trailing.gz"),
         test::error_text(dir.path() / "trailing.gz", "has 1000 bytes after the data the header describes"));
@@ -314,7 +304,7 @@ TEST_CASE("an IDX header that promises more than 4 GiB is refused before its dat
     const auto file = dir.path() / (gzipped ? "images.gz" : "images");
     // 6,000,000 images of 28x28: 4.7 GB promised, 100 bytes held.
     Bytes bytes = idx_images(6'000'000, 28, 28, random_pixels(100, 3));
-    write_file(file, gzipped ? gzip(bytes) : bytes);
+    write_bytes(file, gzipped ? gzip(bytes) : bytes);
     REQUIRE_THROWS_WITH(datasets::read_idx_images(file),
                         test::error_text(file,
                                          "header promises 4704000000 bytes of data, more than a dataset file may "
@@ -337,7 +327,7 @@ TEST_CASE("a gzip bomb is refused by its IDX header under a 600 MB memory limit,
     test::ScopedEnvironment file_name("IDX_BOMB_FILE", file.string());
     const std::string child = "ulimit -v 600000 && \"" DATASETS_TESTS_EXE "\" \"[idx-bomb-child]\"";
     SECTION("6,000,000 images promised (4.7 GB), 256 MiB inflated from under 1 MB") {
-        write_file(file, test::gzip_bomb(idx_header(0x08, {6'000'000, 28, 28}), std::size_t{256} << 20));
+        write_bytes(file, test::gzip_bomb(idx_header(0x08, {6'000'000, 28, 28}), std::size_t{256} << 20));
         test::ScopedEnvironment expected("IDX_BOMB_EXPECT", file.string() + ": header promises 4704000000 bytes");
         const test::ProcessResult result = test::run_command(child, 120);
         INFO(result.output);
@@ -349,7 +339,7 @@ TEST_CASE("a gzip bomb is refused by its IDX header under a 600 MB memory limit,
         const auto small = dir.path() / "train-images-idx3-ubyte";
         std::vector<std::uint8_t> bytes = idx_header(0x08, {1'100'000, 28, 28});
         bytes.resize(bytes.size() + 100, 7);
-        write_file(small, bytes);
+        write_bytes(small, bytes);
         test::ScopedEnvironment small_name("IDX_BOMB_FILE", small.string());
         test::ScopedEnvironment expected("IDX_BOMB_EXPECT", small.string() +
                                                                 ": header promises 862400000 bytes of "
@@ -366,7 +356,7 @@ TEST_CASE("a gzip bomb is refused by its IDX header under a 600 MB memory limit,
         // to the 256 MiB it holds, and reserving that fits under the limit where doubling does not.
         Bytes plain = idx_header(0x08, {1, 65535, 65535});
         plain.resize(plain.size() + (std::size_t{256} << 20), 0);
-        write_file(file, gzip(plain));
+        write_bytes(file, gzip(plain));
         plain = Bytes{};
         const std::optional<std::uint64_t> memory = datasets::physical_memory_bytes();
         test::ScopedEnvironment expected(
@@ -379,7 +369,7 @@ TEST_CASE("a gzip bomb is refused by its IDX header under a 600 MB memory limit,
         CHECK(result.exit_code == 0);
     }
     SECTION("1,100,000 images promised (862 MB): a size a file may have, but more memory than the limit") {
-        write_file(file, test::gzip_bomb(idx_header(0x08, {1'100'000, 28, 28}), std::size_t{256} << 20));
+        write_bytes(file, test::gzip_bomb(idx_header(0x08, {1'100'000, 28, 28}), std::size_t{256} << 20));
         test::ScopedEnvironment expected("IDX_BOMB_EXPECT",
                                          " MiB of memory to read, more than this computer can give now");
         const test::ProcessResult result = test::run_command(child, 120);

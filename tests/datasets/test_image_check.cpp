@@ -8,6 +8,7 @@
 
 #include "datasets/image_check.h"
 #include "datasets/image_folder.h"
+#include "tests/support/files.h"
 #include "tests/support/image_writer.h"
 #include "tests/support/temp_dir.h"
 
@@ -16,10 +17,7 @@ using Bytes = std::vector<std::uint8_t>;
 
 namespace {
 
-Bytes read_all(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return Bytes(std::istreambuf_iterator<char>(in), {});
-}
+using bps::test::read_bytes;
 
 void append(Bytes& bytes, std::initializer_list<int> values) {
     for (const int value : values) bytes.push_back(static_cast<std::uint8_t>(value));
@@ -73,7 +71,7 @@ TEST_CASE("a DHT segment after FF FF 00 in a scan's data is checked, as stb read
 TEST_CASE("a PNG's empty IDAT chunks are dropped and nothing else changes", "[image_folder]") {
     test::TempDir dir("image-check-png");
     test::write_test_png(dir.path() / "a.png", 4, 3, 1, Bytes(12, 128));
-    const Bytes png = read_all(dir.path() / "a.png");
+    const Bytes png = read_bytes(dir.path() / "a.png");
     Bytes same = png;
     REQUIRE_FALSE(datasets::prepare_image_bytes(same));
     CHECK(same == png);
@@ -98,7 +96,7 @@ TEST_CASE("a PNG image data chunk longer than the rest of the file is refused be
     // data missing.
     test::TempDir dir("image-check-png-long");
     test::write_test_png(dir.path() / "a.png", 4, 3, 1, Bytes(12, 128));
-    const Bytes png = read_all(dir.path() / "a.png");
+    const Bytes png = read_bytes(dir.path() / "a.png");
     Bytes long_chunk(png.begin(), png.begin() + 8 + 25);  // signature and IHDR
     append(long_chunk, {0x7f, 0xff, 0xff, 0xf0, 'I', 'D', 'A', 'T', 1, 2, 3, 4, 5, 6, 7, 8});
     CHECK(datasets::prepare_image_bytes(long_chunk) ==
@@ -112,7 +110,7 @@ TEST_CASE("a PNG image data chunk longer than the rest of the file is refused be
 TEST_CASE("a JPEG written by stb passes unchanged, and other formats are an unknown image type", "[image_folder]") {
     test::TempDir dir("image-check-jpeg");
     test::write_test_jpg(dir.path() / "a.jpg", 4, 3, 3, Bytes(36, 200));
-    Bytes jpeg = read_all(dir.path() / "a.jpg");
+    Bytes jpeg = read_bytes(dir.path() / "a.jpg");
     const Bytes original = jpeg;
     CHECK_FALSE(datasets::prepare_image_bytes(jpeg));
     CHECK(jpeg == original);
@@ -154,7 +152,7 @@ TEST_CASE("a JPEG with too little image data for its size is refused before stb 
     // A whole JPEG of one flat colour, the least data per block stb's writer makes, passes.
     test::TempDir dir("image-check-jpeg-size");
     test::write_test_jpg(dir.path() / "flat.jpg", 512, 512, 3, Bytes(512 * 512 * 3, 90));
-    Bytes flat = read_all(dir.path() / "flat.jpg");
+    Bytes flat = read_bytes(dir.path() / "flat.jpg");
     CHECK_FALSE(datasets::prepare_image_bytes(flat));
 
     // The same file declaring 1032x10248 pixels: 1281 x 129 blocks need at least 165249 bits.
@@ -185,7 +183,7 @@ TEST_CASE("a JPEG with too little image data for its size is refused before stb 
     Bytes noise(640 * 480 * 3);
     for (std::uint8_t& value : noise) value = static_cast<std::uint8_t>(generator() & 0xff);
     test::write_test_jpg(dir.path() / "noise.jpg", 640, 480, 3, noise);
-    Bytes whole = read_all(dir.path() / "noise.jpg");
+    Bytes whole = read_bytes(dir.path() / "noise.jpg");
     CHECK_FALSE(datasets::prepare_image_bytes(whole));
     Bytes cut(whole.begin(), whole.begin() + 900);
     const std::optional<std::string> refusal = datasets::prepare_image_bytes(cut);

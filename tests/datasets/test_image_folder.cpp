@@ -6,6 +6,7 @@
 
 #include "datasets/image_folder.h"
 #include "tests/datasets/sample_files.h"
+#include "tests/support/files.h"
 #include "tests/support/image_writer.h"
 #include "tests/support/temp_dir.h"
 
@@ -14,14 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Never zero, so a pixel left unwritten cannot pass for a decoded one.
-std::vector<std::uint8_t> random_pixels(std::size_t count, std::uint32_t seed) {
-    std::mt19937 generator(seed);
-    std::uniform_int_distribution<int> value(1, 255);
-    std::vector<std::uint8_t> pixels(count);
-    for (std::uint8_t& pixel : pixels) pixel = static_cast<std::uint8_t>(value(generator));
-    return pixels;
-}
+using bps::test::random_pixels;
 
 std::size_t pixel_count(int width, int height, int channels) {
     return static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * static_cast<std::size_t>(channels);
@@ -31,9 +25,7 @@ void write_random_png(const fs::path& file, int width, int height, int channels,
     test::write_test_png(file, width, height, channels, random_pixels(pixel_count(width, height, channels), seed));
 }
 
-void write_text(const fs::path& file, const std::string& text) {
-    std::ofstream(file, std::ios::binary) << text;
-}
+using bps::test::write_text;
 
 // The luma stb_image computes when it turns RGB into one channel (stbi__compute_y).
 std::uint8_t stb_luma(int r, int g, int b) {
@@ -306,10 +298,8 @@ TEST_CASE("Reading a folder counts every image, read or skipped, against the who
     write_text(root / "dogs" / "notes.txt", "not counted");
 
     std::vector<std::pair<std::size_t, std::size_t>> heard;
-    const datasets::ImageFolderResult result =
-        datasets::read_image_folder(root, options_for(3, 3, 3), [&](std::size_t done, std::size_t total) {
-            heard.emplace_back(done, total);
-        });
+    const datasets::ImageFolderResult result = datasets::read_image_folder(
+        root, options_for(3, 3, 3), [&](std::size_t done, std::size_t total) { heard.emplace_back(done, total); });
     CHECK(result.dataset.size() == 5);
     // 0..5 before each of the six images, then 6 of 6 at the end.
     REQUIRE(heard.size() == 7);

@@ -10,15 +10,13 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/qt_text.h"
+
 namespace bps::ui {
 
 namespace {
 
 constexpr int id_role = Qt::UserRole;  // an exercise row's id; empty on a track row
-
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 }  // namespace
 

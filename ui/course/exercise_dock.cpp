@@ -19,6 +19,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/qt_text.h"
+
 namespace bps::ui {
 
 namespace {
@@ -26,19 +28,11 @@ namespace {
 constexpr int point_role = Qt::UserRole;       // where a result or a hint points; may be empty
 constexpr int status_role = Qt::UserRole + 1;  // a result's check_status_name
 
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
 // A step's short Markdown as the plain words a tree item shows ("**flatten**" as "flatten").
 QString plain_text_of(const std::string& markdown) {
     QTextDocument document;
     document.setMarkdown(text_of(markdown));
     return document.toPlainText();
-}
-
-QString path_text(const std::filesystem::path& path) {
-    return QString::fromStdWString(path.wstring());
 }
 
 QString hint_level_text(course::HintLevel level) {

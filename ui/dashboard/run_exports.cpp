@@ -14,18 +14,11 @@
 #include "engine/runs/training_script.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dialog_folder.h"
+#include "ui/qt_text.h"
 
 namespace bps::ui {
 
 namespace {
-
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
-QString path_text(const std::filesystem::path& path) {
-    return QString::fromStdWString(path.wstring());
-}
 
 // "Run 3" -> "Run 3.h5" beside the project; characters no file system accepts become '-'.
 QString suggested_file_name(const session::RunRecord& record) {

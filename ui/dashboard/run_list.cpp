@@ -25,6 +25,7 @@
 #include "ui/charts/run_palette.h"
 #include "ui/dashboard/hideable_columns.h"
 #include "ui/dashboard/run_receipt_text.h"
+#include "ui/qt_text.h"
 #include "ui/results/results_export.h"
 
 namespace bps::ui {
@@ -39,14 +40,6 @@ public:
     using QStyledItemDelegate::QStyledItemDelegate;
     QWidget* createEditor(QWidget*, const QStyleOptionViewItem&, const QModelIndex&) const override { return nullptr; }
 };
-
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
-QString path_text(const std::filesystem::path& path) {
-    return QString::fromStdWString(path.wstring());
-}
 
 QString percent(const std::optional<session::Evaluation>& evaluation) {
     if (!evaluation) return QStringLiteral("—");

@@ -4,6 +4,7 @@
 #include <QStringList>
 
 #include "engine/base/number_text.h"
+#include "ui/qt_text.h"
 
 namespace bps::ui {
 
@@ -13,20 +14,16 @@ QString tr(const char* text) {
     return QCoreApplication::translate("RunReceiptText", text);
 }
 
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
 QString rate(double value) {
     return text_of(session::format_rate(value));
 }
 
-QString percent(double fraction) {
+QString receipt_percent(double fraction) {
     return QString::number(fraction * 100.0, 'f', 1) + QStringLiteral(" %");
 }
 
 QString evaluation_text(const session::Evaluation& evaluation) {
-    return tr("accuracy %1, loss %2").arg(percent(evaluation.accuracy)).arg(evaluation.loss, 0, 'f', 4);
+    return tr("accuracy %1, loss %2").arg(receipt_percent(evaluation.accuracy)).arg(evaluation.loss, 0, 'f', 4);
 }
 
 QString schedule_text(const project::TrainingSettings& training) {
@@ -94,7 +91,7 @@ QString receipt_text(const session::RunRecord& record) {
     const project::DatasetSettings& dataset = receipt.dataset;
     line(tr("Dataset"), text_of(dataset.folder.empty() ? dataset.name : dataset.folder));
     QStringList data;
-    data << tr("validation %1").arg(percent(dataset.validation_fraction));
+    data << tr("validation %1").arg(receipt_percent(dataset.validation_fraction));
     data << (dataset.normalize ? tr("normalised") : tr("not normalised"));
     if (dataset.augmentation.random_crop) data << tr("random crop (%1 px)").arg(dataset.augmentation.crop_padding);
     if (dataset.augmentation.horizontal_flip) data << tr("horizontal flip");
@@ -108,8 +105,9 @@ QString receipt_text(const session::RunRecord& record) {
     if (!receipt.driver.empty()) device += tr(" (driver %1)").arg(text_of(receipt.driver));
     line(tr("Device"), device);
     if (receipt.train_loss && receipt.train_accuracy)
-        line(tr("Training"),
-             tr("accuracy %1, loss %2").arg(percent(*receipt.train_accuracy)).arg(*receipt.train_loss, 0, 'f', 4));
+        line(tr("Training"), tr("accuracy %1, loss %2")
+                                 .arg(receipt_percent(*receipt.train_accuracy))
+                                 .arg(*receipt.train_loss, 0, 'f', 4));
     if (receipt.validation) line(tr("Validation"), evaluation_text(*receipt.validation));
     if (receipt.test) line(tr("Test"), evaluation_text(*receipt.test));
     line(tr("Duration"), text_of(session::format_duration(receipt.seconds)));

@@ -9,14 +9,11 @@
 #include <cmath>
 
 #include "engine/base/number_text.h"
+#include "ui/qt_text.h"
 
 namespace bps::ui {
 
 namespace {
-
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 // A learner's sentence from the engine's phrase: "building kernels" -> "Building kernels".
 QString capitalised(QString text) {
@@ -38,7 +35,7 @@ QString tone_style(RunStatus::Tone tone) {
     return {};
 }
 
-QString percent(double fraction) {
+QString status_percent(double fraction) {
     return QString::number(fraction * 100.0, 'f', 1) + "%";
 }
 
@@ -174,7 +171,7 @@ void RunStatus::show_batch(const session::BatchReport& report) {
     const double done = report.position() / epochs;
     progress_->setRange(0, 1000);
     progress_->setValue(static_cast<int>(std::lround(std::clamp(done, 0.0, 1.0) * 1000)));
-    progress_->setFormat(QString("%1").arg(percent(done)));
+    progress_->setFormat(QString("%1").arg(status_percent(done)));
     // Images still to train: the rest of this epoch and the epochs after it.
     const double images_per_batch = has_facts_ && report.batches > 0
                                         ? static_cast<double>(facts_.train_images) / batches
@@ -200,11 +197,11 @@ void RunStatus::show_epoch(const session::EpochReport& report) {
                        .arg(report.epoch + 1)
                        .arg(report.epochs)
                        .arg(report.train_loss, 0, 'f', 4)
-                       .arg(percent(report.train_accuracy));
+                       .arg(status_percent(report.train_accuracy));
     if (report.validation)
         text += tr(" · validation loss %1, accuracy %2")
                     .arg(report.validation->loss, 0, 'f', 4)
-                    .arg(percent(report.validation->accuracy));
+                    .arg(status_percent(report.validation->accuracy));
     figures_->setToolTip(text);
 }
 
@@ -236,7 +233,7 @@ void RunStatus::show_finished(const session::JobResult& result) {
                           : tr("%n epoch(s) in %1.", nullptr, result.epochs_completed).arg(duration);
     if (result.test)
         details += tr(" Test accuracy %1 (loss %2) on %3 images.")
-                       .arg(percent(result.test->accuracy))
+                       .arg(status_percent(result.test->accuracy))
                        .arg(result.test->loss, 0, 'f', 4)
                        .arg(text_of(session::format_thousands(result.test->samples)));
     if (!result.saved_to.empty()) details += tr(" The weights are kept with the run: export them from the run list.");
@@ -251,7 +248,7 @@ QString RunStatus::stopped_headline(const session::JobResult& result) {
                               : tr("at epoch %1, batch %2")
                                     .arg(result.stopped_in_epoch + 1)
                                     .arg(static_cast<qulonglong>(result.stopped_after_batches));
-    return tr("Stopped: test accuracy %1 from the weights %2").arg(percent(result.test->accuracy), where);
+    return tr("Stopped: test accuracy %1 from the weights %2").arg(status_percent(result.test->accuracy), where);
 }
 
 QString RunStatus::failure_headline(session::FailureKind kind) {

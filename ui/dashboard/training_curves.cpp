@@ -46,7 +46,7 @@ QString number(double value, int digits = 4) {
     return QString::number(value, 'g', digits);
 }
 
-QString percent(double fraction) {
+QString curve_percent(double fraction) {
     if (!finite(fraction)) return number(fraction);
     return QString::number(fraction * 100, 'f', 1) + QStringLiteral(" %");
 }
@@ -635,13 +635,14 @@ QString TrainingCurves::values_at(double position) const {
         if (batch) {
             const session::BatchPoint& point = batches[*batch];
             lines.append(tr("  loss %1 (smoothed %2)").arg(number(point.loss), number(run.smoothed_loss[*batch])));
-            lines.append(
-                tr("  accuracy %1 (smoothed %2)").arg(percent(point.accuracy), percent(run.smoothed_accuracy[*batch])));
+            lines.append(tr("  accuracy %1 (smoothed %2)")
+                             .arg(curve_percent(point.accuracy), curve_percent(run.smoothed_accuracy[*batch])));
         }
         if (epoch && (epochs[*epoch].validation_loss || epochs[*epoch].validation_accuracy)) {
             const session::EpochPoint& point = epochs[*epoch];
             const QString loss_text = point.validation_loss ? number(*point.validation_loss) : tr("none");
-            const QString accuracy_text = point.validation_accuracy ? percent(*point.validation_accuracy) : tr("none");
+            const QString accuracy_text =
+                point.validation_accuracy ? curve_percent(*point.validation_accuracy) : tr("none");
             lines.append(tr("  validation loss %1, accuracy %2 (epoch %3)")
                              .arg(loss_text, accuracy_text, QString::number(point.position, 'g', 4)));
         }

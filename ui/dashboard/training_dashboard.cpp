@@ -6,14 +6,11 @@
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/run_status.h"
 #include "ui/dashboard/training_curves.h"
+#include "ui/qt_text.h"
 
 namespace bps::ui {
 
-namespace {
-QString text_of(const std::string& text) {
-    return QString::fromStdString(text);
-}
-}  // namespace
+namespace {}  // namespace
 
 TrainingDashboard::TrainingDashboard(QWidget* parent)
     : QWidget(parent),

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "ui/editor/colour_blend.h"
 #include "ui/editor/network_scene.h"
 
 namespace bps::ui {
@@ -19,13 +20,6 @@ namespace {
 constexpr double fit_margin = 40;  // scene units around the nodes when fitting
 // One notch of a mouse wheel (120 eighths of a degree) zooms by about 15%.
 constexpr double zoom_per_eighth_degree = 1.00117;
-
-QColor blend(const QColor& a, const QColor& b, double b_share) {
-    const double a_share = 1 - b_share;
-    return QColor::fromRgbF(static_cast<float>(a.redF() * a_share + b.redF() * b_share),
-                            static_cast<float>(a.greenF() * a_share + b.greenF() * b_share),
-                            static_cast<float>(a.blueF() * a_share + b.blueF() * b_share));
-}
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 
 #include "engine/base/number_text.h"
 #include "engine/project/network_edits.h"
+#include "ui/editor/colour_blend.h"
 #include "ui/editor/edge_item.h"
 
 namespace bps::ui {
@@ -28,13 +29,6 @@ constexpr double merge_port_height = 44;
 
 bool is_dark(const QPalette& palette) {
     return palette.color(QPalette::Base).lightness() < 128;
-}
-
-QColor blend(const QColor& a, const QColor& b, double b_share) {
-    const double a_share = 1 - b_share;
-    return QColor::fromRgbF(static_cast<float>(a.redF() * a_share + b.redF() * b_share),
-                            static_cast<float>(a.greenF() * a_share + b.greenF() * b_share),
-                            static_cast<float>(a.blueF() * a_share + b.blueF() * b_share));
 }
 
 QPen cosmetic_pen(const QColor& colour, double width) {

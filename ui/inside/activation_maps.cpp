@@ -13,7 +13,7 @@ namespace bps::ui {
 
 namespace {
 
-constexpr int margin = 10;
+constexpr int maps_margin = 10;
 constexpr int map_target_px = 64;    // a 7x7 map 63 px, 14x14 70 px, 28x28 56 px
 constexpr int few_units = 10;        // a flat layer this small shows its values
 constexpr int few_units_cell = 44;   // px
@@ -182,15 +182,15 @@ ActivationMaps::Layout ActivationMaps::layout_for(int width) const {
     if (activations_.values.empty()) return layout;
     const QFontMetrics metrics(font());
     const QFontMetrics small(small_font(font()));
-    int y = margin;
+    int y = maps_margin;
     layout.title_y = y + metrics.ascent();
     y += metrics.height() + 2;
     layout.subtitle_y = y + small.ascent();
     y += small.height();
     layout.note_y = y + small.ascent();
     y += small.height() + 10;
-    layout.origin = QPoint(margin, y);
-    const int available = std::max(1, width - 2 * margin);
+    layout.origin = QPoint(maps_margin, y);
+    const int available = std::max(1, width - 2 * maps_margin);
 
     if (is_flat()) {
         const bool few = activations_.channels <= few_units;
@@ -233,7 +233,7 @@ ActivationMaps::Layout ActivationMaps::layout_for(int width) const {
     layout.columns = std::max(1, (available + layout.gap) / (layout.cell_width + layout.gap));
     const int rows = (activations_.channels + layout.columns - 1) / layout.columns;
     const int row_gap = is_flat() && activations_.channels > few_units ? layout.gap : layout.gap + 2;
-    layout.height = y + rows * (layout.cell_height + row_gap) - row_gap + margin;
+    layout.height = y + rows * (layout.cell_height + row_gap) - row_gap + maps_margin;
     return layout;
 }
 
@@ -273,27 +273,27 @@ void ActivationMaps::paint(QPainter& painter) const {
     if (activations_.values.empty()) {
         if (reason_.isEmpty()) return;
         painter.setPen(text);
-        painter.drawText(canvas_->rect().adjusted(2 * margin, margin, -2 * margin, -margin),
+        painter.drawText(canvas_->rect().adjusted(2 * maps_margin, maps_margin, -2 * maps_margin, -maps_margin),
                          Qt::AlignCenter | Qt::TextWordWrap, reason_);
         return;
     }
-    const int text_width = canvas_->width() - 2 * margin;
+    const int text_width = canvas_->width() - 2 * maps_margin;
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(text);
     const QString title = activations_.title.isEmpty() ? activations_.layer : activations_.title;
-    painter.drawText(margin, layout_.title_y, QFontMetrics(bold).elidedText(title, Qt::ElideRight, text_width));
+    painter.drawText(maps_margin, layout_.title_y, QFontMetrics(bold).elidedText(title, Qt::ElideRight, text_width));
     const QFont small = small_font(font());
     const QFontMetrics metrics(small);
     painter.setFont(small);
-    painter.drawText(margin, layout_.subtitle_y, metrics.elidedText(subtitle(), Qt::ElideRight, text_width));
+    painter.drawText(maps_margin, layout_.subtitle_y, metrics.elidedText(subtitle(), Qt::ElideRight, text_width));
     const QString note = is_flat() ? QString("One range for the layer: black is its min %1, white its max %2.")
                                          .arg(number(range_of(0).first))
                                          .arg(number(range_of(0).second))
                                    : QString("Each map on its own range: black is its min, white its max.");
     painter.setPen(palette().color(QPalette::PlaceholderText));
-    painter.drawText(margin, layout_.note_y, metrics.elidedText(note, Qt::ElideRight, text_width));
+    painter.drawText(maps_margin, layout_.note_y, metrics.elidedText(note, Qt::ElideRight, text_width));
 
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);  // nearest neighbour: every value a square
     const bool labelled = !is_flat() || activations_.channels <= few_units;

@@ -13,7 +13,7 @@ namespace bps::ui {
 
 namespace {
 
-constexpr int margin = 10;
+constexpr int tiles_margin = 10;
 constexpr int min_tile_px = 24;  // a 3x3 kernel's tile at least: each weight 8 px
 constexpr int colour_bar_width = 200;
 constexpr int colour_bar_height = 12;
@@ -214,19 +214,19 @@ FilterTiles::Layout FilterTiles::layout_for(int width) const {
 
     // The header: the title, the caption (its text is known once the columns are), the colour bar
     // with its labels under it.
-    int y = margin;
+    int y = tiles_margin;
     layout.title_y = y + metrics.ascent();
     y += metrics.height() + 2;
     layout.caption_y = y + small.ascent();
     y += small.height() + 6;
-    layout.colour_bar = QRect(margin, y, colour_bar_width, colour_bar_height);
+    layout.colour_bar = QRect(tiles_margin, y, colour_bar_width, colour_bar_height);
     y += colour_bar_height + small.height() + 10;
 
     // The tiles: the largest integer scale up to the kind's size that fits the width, but never
     // below a readable tile; columns that do not fit at the smallest scale are left out.
     const int labels_width = layout.grid ? small.horizontalAdvance(QString::number(layout.shown_filters - 1)) + 8 : 0;
-    const int left = margin + labels_width;
-    const int available = std::max(1, width - left - margin);
+    const int left = tiles_margin + labels_width;
+    const int available = std::max(1, width - left - tiles_margin);
     const int side = std::max(filters_.height, filters_.width);
     const int smallest = std::max(1, (min_tile_px + side - 1) / side);
     const int largest = std::max(smallest, max_tile_px(filters_.kind, layout.grid) / side);
@@ -255,7 +255,7 @@ FilterTiles::Layout FilterTiles::layout_for(int width) const {
     layout.origin = QPoint(left, y);
     const int tiles = layout.grid ? layout.shown_filters * layout.shown_channels : layout.shown_filters;
     const int rows = layout.grid ? layout.shown_filters : (tiles + layout.columns - 1) / layout.columns;
-    layout.height = y + rows * (layout.tile_height + layout.gap) - layout.gap + margin;
+    layout.height = y + rows * (layout.tile_height + layout.gap) - layout.gap + tiles_margin;
     return layout;
 }
 
@@ -332,7 +332,7 @@ void FilterTiles::paint(QPainter& painter) const {
     if (filters_.values.empty()) {
         if (reason_.isEmpty()) return;
         painter.setPen(palette().color(QPalette::WindowText));
-        painter.drawText(canvas_->rect().adjusted(2 * margin, margin, -2 * margin, -margin),
+        painter.drawText(canvas_->rect().adjusted(2 * tiles_margin, tiles_margin, -2 * tiles_margin, -tiles_margin),
                          Qt::AlignCenter | Qt::TextWordWrap, reason_);
         return;
     }
@@ -363,7 +363,7 @@ void FilterTiles::paint(QPainter& painter) const {
     }
     for (int filter = 0; filter < layout_.shown_filters; ++filter) {
         const QRect tile = tile_rect(filter, 0);
-        painter.drawText(QRect(margin, tile.y(), tile.x() - margin - 6, tile.height()),
+        painter.drawText(QRect(tiles_margin, tile.y(), tile.x() - tiles_margin - 6, tile.height()),
                          Qt::AlignRight | Qt::AlignVCenter, QString::number(filter));
     }
 }
@@ -373,8 +373,8 @@ void FilterTiles::paint_header(QPainter& painter) const {
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(palette().color(QPalette::WindowText));
-    const int text_width = canvas_->width() - 2 * margin;
-    painter.drawText(margin, layout_.title_y, QFontMetrics(bold).elidedText(title(), Qt::ElideRight, text_width));
+    const int text_width = canvas_->width() - 2 * tiles_margin;
+    painter.drawText(tiles_margin, layout_.title_y, QFontMetrics(bold).elidedText(title(), Qt::ElideRight, text_width));
     const QFont small = small_font(font());
     painter.setFont(small);
     QString line;
@@ -385,7 +385,7 @@ void FilterTiles::paint_header(QPainter& painter) const {
     if (!shown.isEmpty()) line += (line.isEmpty() ? "" : " ") + shown.left(1).toUpper() + shown.mid(1) + ".";
     if (line.isEmpty()) line = "Hover over a tile for its numbers.";
     painter.setPen(palette().color(QPalette::PlaceholderText));
-    painter.drawText(margin, layout_.caption_y, QFontMetrics(small).elidedText(line, Qt::ElideRight, text_width));
+    painter.drawText(tiles_margin, layout_.caption_y, QFontMetrics(small).elidedText(line, Qt::ElideRight, text_width));
 }
 
 void FilterTiles::paint_colour_bar(QPainter& painter) const {
@@ -417,8 +417,9 @@ void FilterTiles::paint_colour_bar(QPainter& painter) const {
                      .arg(m)
                : QString("Blue weights are negative, white near 0, red positive; one scale for the whole layer.");
     const int left = labels.right() + 12;
-    painter.drawText(QRect(left, bar.y() - 2, std::max(0, canvas_->width() - left - margin), 2 * metrics.height()),
-                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, meaning);
+    painter.drawText(
+        QRect(left, bar.y() - 2, std::max(0, canvas_->width() - left - tiles_margin), 2 * metrics.height()),
+        Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, meaning);
 }
 
 }  // namespace bps::ui

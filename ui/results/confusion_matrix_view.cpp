@@ -46,7 +46,7 @@ double luminance(const QColor& colour) {
     return 0.2126 * linear(colour.redF()) + 0.7152 * linear(colour.greenF()) + 0.0722 * linear(colour.blueF());
 }
 
-constexpr double margin = 8;
+constexpr double matrix_margin = 8;
 constexpr double largest_cell = 110;  // two classes on a big screen: cells, not posters
 constexpr double smallest_cell_font = 6;
 constexpr double smallest_label_font = 7;
@@ -213,9 +213,10 @@ void ConfusionMatrixView::arrange(Layout& layout, const QFont& label_font, QSize
         layout.rotated_column_names = rotated;
         layout.column_names_height = rotated ? std::min(widest_name, size.height() * 0.22) + 8 : layout.line + 4;
         const double room_w =
-            size.width() - 2 * margin - layout.true_header_width - layout.names_width - layout.totals_width;
-        const double room_h = size.height() - 2 * margin - layout.predicted_header_height - layout.column_names_height -
-                              layout.totals_height - layout.legend_gap - layout.legend_height;
+            size.width() - 2 * matrix_margin - layout.true_header_width - layout.names_width - layout.totals_width;
+        const double room_h = size.height() - 2 * matrix_margin - layout.predicted_header_height -
+                              layout.column_names_height - layout.totals_height - layout.legend_gap -
+                              layout.legend_height;
         layout.cell = std::max(4.0, std::min({room_w / n, room_h / n, largest_cell}));
     };
     fit(false);
@@ -237,9 +238,9 @@ void ConfusionMatrixView::arrange(Layout& layout, const QFont& label_font, QSize
     const double block_w = layout.true_header_width + layout.names_width + n * layout.cell + layout.totals_width;
     const double block_h = layout.predicted_header_height + layout.column_names_height + n * layout.cell +
                            layout.totals_height + layout.legend_gap + layout.legend_height;
-    layout.left = std::max(margin, (size.width() - block_w) / 2) + layout.true_header_width + layout.names_width;
-    layout.top =
-        std::max(margin, (size.height() - block_h) / 2) + layout.predicted_header_height + layout.column_names_height;
+    layout.left = std::max(matrix_margin, (size.width() - block_w) / 2) + layout.true_header_width + layout.names_width;
+    layout.top = std::max(matrix_margin, (size.height() - block_h) / 2) + layout.predicted_header_height +
+                 layout.column_names_height;
 }
 
 const ConfusionMatrixView::Layout& ConfusionMatrixView::layout_for(QSize size) const {

@@ -18,12 +18,12 @@ namespace bps::ui {
 namespace {
 
 constexpr int tile_width = 156;
-constexpr int margin = 5;
+constexpr int tile_margin = 5;
 constexpr int picture_side = SampleGalleryModel::thumbnail_side;
 constexpr int text_line = 16;
 constexpr int bar_line = 15;
 constexpr int tile_height =
-    margin + picture_side + 4 + 2 * text_line + 2 + SampleGalleryModel::top_count * bar_line + margin;
+    tile_margin + picture_side + 4 + 2 * text_line + 2 + SampleGalleryModel::top_count * bar_line + tile_margin;
 
 // ConvNetJS's strip colours, lightened so that the class name printed over a bar stays readable.
 const QColor true_bar_colour(129, 199, 132);
@@ -75,7 +75,7 @@ void SampleTileDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
         painter->drawRect(tile.adjusted(0, 0, -1, -1));
     }
 
-    const QRect picture_box(tile.left() + (tile.width() - picture_side) / 2, tile.top() + margin, picture_side,
+    const QRect picture_box(tile.left() + (tile.width() - picture_side) / 2, tile.top() + tile_margin, picture_side,
                             picture_side);
     const QImage thumbnail = index.data(SampleGalleryModel::thumbnail_role).value<QImage>();
     if (thumbnail.isNull()) {
@@ -94,8 +94,8 @@ void SampleTileDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
 
     painter->setFont(option.font);
     const QFontMetrics metrics(option.font);
-    const int text_left = tile.left() + margin;
-    const int text_width = tile.width() - 2 * margin;
+    const int text_left = tile.left() + tile_margin;
+    const int text_width = tile.width() - 2 * tile_margin;
     int y = picture_box.bottom() + 1 + 4;
     const auto draw_line = [&](const QString& text, const QColor& colour) {
         painter->setPen(colour);

@@ -13,7 +13,7 @@ namespace bps::ui {
 
 namespace {
 
-constexpr qreal margin = 4;
+constexpr qreal thumbnail_margin = 4;
 // A layer's box on the canvas, in scene units (NodeItem's size); the thumbnail keeps its shape.
 constexpr qreal node_width = NodeItem::width;
 constexpr qreal node_height = NodeItem::height;
@@ -41,11 +41,11 @@ QPixmap template_thumbnail(const model::NetworkSpec& network, QSize size, const 
         place.insert(QString::fromStdString(layer.name), corner);
         bounds = bounds.united(QRectF(corner, QSizeF(node_width, node_height)));
     }
-    const qreal scale = std::min(
-        {(size.width() - 2 * margin) / bounds.width(), (size.height() - 2 * margin) / bounds.height(), max_scale});
+    const qreal scale = std::min({(size.width() - 2 * thumbnail_margin) / bounds.width(),
+                                  (size.height() - 2 * thumbnail_margin) / bounds.height(), max_scale});
     // Centred in the picture.
-    const QPointF offset(margin + (size.width() - 2 * margin - bounds.width() * scale) / 2,
-                         margin + (size.height() - 2 * margin - bounds.height() * scale) / 2);
+    const QPointF offset(thumbnail_margin + (size.width() - 2 * thumbnail_margin - bounds.width() * scale) / 2,
+                         thumbnail_margin + (size.height() - 2 * thumbnail_margin - bounds.height() * scale) / 2);
     const auto to_picture = [&](QPointF canvas) { return offset + (canvas - bounds.topLeft()) * scale; };
 
     QPainter painter(&picture);

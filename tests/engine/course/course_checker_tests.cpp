@@ -9,6 +9,7 @@
 #include "engine/runs/code_export.h"
 #include "engine/session/run_evaluation.h"
 #include "tests/engine/course/course_fixtures.h"
+#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps;
@@ -39,11 +40,7 @@ Check with_layers(const std::string& type, std::vector<std::string> layers) {
     return check;
 }
 
-void write_text(const std::filesystem::path& file, const std::string& text) {
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-    REQUIRE(out.good());
-}
+using bps::test::write_text;
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/course/exercise.h"
+#include "tests/support/files.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -19,11 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-void write_text(const fs::path& file, const std::string& text) {
-    fs::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-}
+using bps::test::write_text;
 
 // A complete exercise with one check of every kind and three hints.
 json good_exercise(const std::string& id = "fm-01-first-mlp") {

@@ -8,8 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "engine/course/progress.h"
 #include "engine/base/atomic_file.h"
+#include "engine/course/progress.h"
+#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -23,17 +24,8 @@ using nlohmann::json;
 
 namespace {
 
-void write_text(const fs::path& file, const std::string& text) {
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-}
-
-std::string read_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using bps::test::read_text;
+using bps::test::write_text;
 
 CheckResult result(const std::string& type, CheckStatus status, const std::string& found = "") {
     CheckResult check;

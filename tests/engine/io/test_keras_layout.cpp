@@ -10,6 +10,7 @@
 #include <random>
 
 #include "engine/io/keras_layout.h"
+#include "tests/engine/io/weights_error_text.h"
 
 using namespace bps;
 using io::KerasLayer;
@@ -77,15 +78,6 @@ const NamedArray& array(const std::vector<NamedArray>& arrays, const std::string
         if (a.name == name) return a;
     FAIL("no array " << name);
     throw std::logic_error("unreachable");
-}
-
-std::string message_of(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const io::WeightsFileError& error) {
-        return error.what();
-    }
-    return "(no WeightsFileError was thrown)";
 }
 
 }  // namespace
@@ -194,7 +186,7 @@ TEST_CASE("weights that do not fit the network name the layer and both shapes", 
     const model::GraphAnalysis analysis = sample_network();
     const std::vector<KerasLayer> good = io::to_keras_layout(analysis, engine_arrays(analysis), "w.h5");
     const auto from = [&](std::vector<KerasLayer> layers) {
-        return message_of([&] { io::from_keras_layout(analysis, layers, "w.h5"); });
+        return test::weights_error_text([&] { io::from_keras_layout(analysis, layers, "w.h5"); });
     };
     std::vector<KerasLayer> layers = good;
     layers.back().weights[0] = {"kernel", {64, 4}, random_values(256, 3)};

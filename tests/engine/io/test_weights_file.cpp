@@ -14,6 +14,7 @@
 
 #include "engine/base/atomic_file.h"
 #include "engine/io/weights_file.h"
+#include "tests/engine/io/weights_error_text.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps;
@@ -27,7 +28,7 @@ namespace {
 // Non-ASCII on purpose (UTF-8 bytes spelled out so every compiler reads the source the same).
 const std::string kCard = "{\"project\": \"caf\xC3\xA9\"}";
 
-std::vector<float> random_values(std::size_t count, std::uint32_t seed) {
+std::vector<float> values_away_from_zero(std::size_t count, std::uint32_t seed) {
     std::mt19937 generator(seed);
     std::uniform_real_distribution<float> magnitude(0.05f, 2.0f);
     std::bernoulli_distribution negative(0.5);
@@ -39,7 +40,7 @@ std::vector<float> random_values(std::size_t count, std::uint32_t seed) {
 NamedArray random_array(const std::string& name, std::vector<int> dims, std::uint32_t seed) {
     std::size_t count = 1;
     for (const int dim : dims) count *= static_cast<std::size_t>(dim);
-    return {name, std::move(dims), random_values(count, seed)};
+    return {name, std::move(dims), values_away_from_zero(count, seed)};
 }
 
 // Layers with and without weights, in an order that is not alphabetical (HDF5 lists links by name).
@@ -68,15 +69,6 @@ std::string read_bytes(const std::filesystem::path& file) {
 
 void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
     std::ofstream(file, std::ios::binary) << bytes;
-}
-
-std::string message_of(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const WeightsFileError& error) {
-        return error.what();
-    }
-    return "(no WeightsFileError was thrown)";
 }
 
 std::vector<std::string> leftovers(const std::filesystem::path& folder, const std::filesystem::path& file) {
@@ -335,8 +327,8 @@ TEST_CASE("a failed save leaves the earlier weights file byte-identical and no t
     REQUIRE(before.size() > 100);
 
     WeightsFile broken = sample_file();
-    broken.layers.push_back({"fc2", {{"kernel", {2, 4}, random_values(6, 7)}}});
-    CHECK(message_of([&] { io::save_weights_file(file, broken); }) ==
+    broken.layers.push_back({"fc2", {{"kernel", {2, 4}, values_away_from_zero(6, 7)}}});
+    CHECK(test::weights_error_text([&] { io::save_weights_file(file, broken); }) ==
           file.string() + ": weight 'fc2/kernel' has 6 values but its dims 2x4 need 8");
     CHECK(read_bytes(file) == before);
     CHECK(leftovers(folder.path(), file).empty());
@@ -348,7 +340,7 @@ TEST_CASE("invalid names and arrays are refused before anything is written, each
     const auto save_layer = [&](KerasLayer layer) {
         WeightsFile contents;
         contents.layers = {std::move(layer)};
-        return message_of([&] { io::save_weights_file(file, contents); });
+        return test::weights_error_text([&] { io::save_weights_file(file, contents); });
     };
     const std::string prefix = file.string() + ": ";
     CHECK(save_layer({"", {}}) == prefix + "layer '' cannot be saved: names must not be empty or contain '/'");
@@ -359,13 +351,13 @@ TEST_CASE("invalid names and arrays are refused before anything is written, each
           prefix + "weight 'fc1/bias' has dims 2x0; every dim must be at least 1");
     CHECK(save_layer({"fc1", {{"bias", {}, {1.0f}}}}) ==
           prefix + "weight 'fc1/bias' has no dims; give at least one, e.g. {1}");
-    CHECK(save_layer({"fc1", {{"kernel", {2, 3}, random_values(7, 1)}}}) ==
+    CHECK(save_layer({"fc1", {{"kernel", {2, 3}, values_away_from_zero(7, 1)}}}) ==
           prefix + "weight 'fc1/kernel' has 7 values but its dims 2x3 need 6");
     CHECK(save_layer({"fc1", {random_array("bias", {2}, 1), random_array("bias", {2}, 2)}}) ==
           prefix + "weight 'fc1/bias' appears twice");
     WeightsFile twice;
     twice.layers = {{"fc1", {}}, {"fc1", {}}};
-    CHECK(message_of([&] { io::save_weights_file(file, twice); }) ==
+    CHECK(test::weights_error_text([&] { io::save_weights_file(file, twice); }) ==
           prefix + "layer 'fc1' appears twice; every layer name must be unique");
     CHECK_FALSE(std::filesystem::exists(file));
     CHECK(leftovers(folder.path(), file).empty());
@@ -374,16 +366,16 @@ TEST_CASE("invalid names and arrays are refused before anything is written, each
 TEST_CASE("a destination that cannot take the file is refused with why, before anything is written", "[weights]") {
     const test::TempDir folder("weights");
     const auto missing = folder.path() / "no-such-folder";
-    CHECK(message_of([&] { io::check_weights_destination(missing / "model.h5"); }) ==
+    CHECK(test::weights_error_text([&] { io::check_weights_destination(missing / "model.h5"); }) ==
           (missing / "model.h5").string() + ": the folder '" + missing.string() + "' does not exist");
-    CHECK(message_of([&] { io::save_weights_file(folder.path(), sample_file()); }) ==
+    CHECK(test::weights_error_text([&] { io::save_weights_file(folder.path(), sample_file()); }) ==
           folder.path().string() + ": is a folder; give a file name, e.g. weights.h5");
 #ifndef _WIN32
     // A device, not a file: writing "succeeds" into nothing, or fails only at the end of a run.
-    CHECK(message_of([&] { io::check_weights_destination("/dev/full"); }) ==
+    CHECK(test::weights_error_text([&] { io::check_weights_destination("/dev/full"); }) ==
           "/dev/full: is not a regular file (a device or another special file); give a file name, e.g. weights.h5");
     // A folder where nobody, root included, can create a file.
-    CHECK_THAT(message_of([&] { io::check_weights_destination("/proc/weights.h5"); }),
+    CHECK_THAT(test::weights_error_text([&] { io::check_weights_destination("/proc/weights.h5"); }),
                Catch::StartsWith("/proc/weights.h5: the folder '/proc' cannot be written to ("));
 #endif
 }
@@ -437,7 +429,7 @@ TEST_CASE("temporaries left by a killed save are removed by the next save once s
 TEST_CASE("files that are not readable weights get a message saying why", "[weights]") {
     const test::TempDir folder("weights");
     const auto read = [](const std::filesystem::path& file) {
-        return message_of([&] { io::read_weights_file(file); });
+        return test::weights_error_text([&] { io::read_weights_file(file); });
     };
 
     SECTION("a missing file") {
@@ -579,10 +571,10 @@ TEST_CASE("HDF5's own error report never reaches the user, and the caller's sett
     H5Eget_auto2(H5E_DEFAULT, &old_function, &old_data);
     int reports = 0;
     H5Eset_auto2(H5E_DEFAULT, count_error_reports, &reports);
-    const std::string truncated_message = message_of([&] { io::read_weights_file(truncated); });
-    const std::string doubles_message = message_of([&] { io::read_weights_file(doubles); });
+    const std::string truncated_message = test::weights_error_text([&] { io::read_weights_file(truncated); });
+    const std::string doubles_message = test::weights_error_text([&] { io::read_weights_file(doubles); });
     const std::string saved_message =
-        message_of([&] { io::save_weights_file(folder.path() / "again.h5", sample_file()); });
+        test::weights_error_text([&] { io::save_weights_file(folder.path() / "again.h5", sample_file()); });
     H5E_auto2_t function_after = nullptr;
     void* data_after = nullptr;
     H5Eget_auto2(H5E_DEFAULT, &function_after, &data_after);
@@ -606,8 +598,8 @@ TEST_CASE("saving weights probes the destination once, in save_atomically, and r
 
     // The refusals come from save_atomically's check now, worded as check_weights_destination's.
     const std::filesystem::path missing = folder.path() / "missing" / "model.h5";
-    CHECK(message_of([&] { io::save_weights_file(missing, sample_file()); }) ==
-          message_of([&] { io::check_weights_destination(missing); }));
-    CHECK(message_of([&] { io::save_weights_file(folder.path(), sample_file()); }) ==
-          message_of([&] { io::check_weights_destination(folder.path()); }));
+    CHECK(test::weights_error_text([&] { io::save_weights_file(missing, sample_file()); }) ==
+          test::weights_error_text([&] { io::check_weights_destination(missing); }));
+    CHECK(test::weights_error_text([&] { io::save_weights_file(folder.path(), sample_file()); }) ==
+          test::weights_error_text([&] { io::check_weights_destination(folder.path()); }));
 }

@@ -9,7 +9,7 @@ using namespace bps;
 using namespace bps::model;
 
 namespace {
-void require_model_error(const NetworkSpec& spec, const std::string& message) {
+void require_analysis_error(const NetworkSpec& spec, const std::string& message) {
     REQUIRE_THROWS_MATCHES(analyse_graph(spec), ModelError, Catch::Matchers::Message(message));
 }
 }  // namespace
@@ -75,13 +75,13 @@ TEST_CASE("the analysis names the layer that cannot work and what to change", "[
     spec.input = Shape{1, 1, 3, 3};
     SECTION("a pool window larger than its input") {
         spec.layers = {input_layer(), max_pool("pool1", 4, 4), flatten("f"), dense("out", 2)};
-        require_model_error(spec, "MaxPool2D 'pool1': pool 4x4 is larger than its 3x3 input");
+        require_analysis_error(spec, "MaxPool2D 'pool1': pool 4x4 is larger than its 3x3 input");
     }
     SECTION("a kernel larger than its input") {
         spec.layers = {input_layer(), conv2d("conv3", 2, 5), flatten("f"), dense("out", 2)};
-        require_model_error(spec,
-                            "Conv2D 'conv3': kernel 5x5 is larger than its 3x3 input; use a smaller kernel or "
-                            "'same' padding");
+        require_analysis_error(spec,
+                               "Conv2D 'conv3': kernel 5x5 is larger than its 3x3 input; use a smaller kernel or "
+                               "'same' padding");
     }
     SECTION("a kernel larger than its input is fine with same padding") {
         spec.layers = {input_layer(), conv2d("conv3", 2, 5, 1, model::Padding::same), flatten("f"), dense("out", 2)};

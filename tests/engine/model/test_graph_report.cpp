@@ -7,17 +7,13 @@
 #include "engine/model/graph_analysis.h"
 #include "engine/model/graph_report.h"
 #include "engine/project/project.h"
+#include "tests/engine/model/spec_of.h"
 
 using namespace bps;
 using namespace bps::model;
 
 namespace {
-NetworkSpec spec_of(Shape input, std::vector<LayerSpec> layers) {
-    NetworkSpec spec;
-    spec.input = input;
-    spec.layers = std::move(layers);
-    return spec;
-}
+using bps::test::spec_of;
 
 using Problems = std::vector<std::string>;
 

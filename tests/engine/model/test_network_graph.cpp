@@ -4,6 +4,7 @@
 
 #include "engine/compare/reference_networks.h"
 #include "engine/model/network.h"
+#include "tests/engine/model/spec_of.h"
 #include "tests/engine/ops/op_checks.h"
 
 using namespace bps;
@@ -16,14 +17,9 @@ train::OptimizerSettings sgd() {
     return {};
 }
 
-NetworkSpec spec_of(Shape input, std::vector<LayerSpec> layers) {
-    NetworkSpec spec;
-    spec.input = input;
-    spec.layers = std::move(layers);
-    return spec;
-}
+using bps::test::spec_of;
 
-void require_model_error(const NetworkSpec& spec, const std::string& message) {
+void require_network_error(const NetworkSpec& spec, const std::string& message) {
     REQUIRE_THROWS_MATCHES(Network(test::op_runtime(), spec, 4, sgd(), 1), ModelError,
                            Catch::Matchers::Message(message));
 }
@@ -73,44 +69,45 @@ TEST_CASE("a graph listed out of order runs in an order where inputs come first"
 
 TEST_CASE("impossible networks are refused with a message naming the layer", "[network]") {
     SECTION("a Dense layer on an image") {
-        require_model_error(spec_of({1, 1, 8, 8}, {input_layer(), dense("fc1", 10)}),
-                            "Dense 'fc1' needs a flat input; add a Flatten before it");
+        require_network_error(spec_of({1, 1, 8, 8}, {input_layer(), dense("fc1", 10)}),
+                              "Dense 'fc1' needs a flat input; add a Flatten before it");
     }
     SECTION("a kernel larger than its input") {
-        require_model_error(
+        require_network_error(
             spec_of({1, 1, 3, 3}, {input_layer(), conv2d("conv3", 2, 5), flatten("f"), dense("out", 2)}),
             "Conv2D 'conv3': kernel 5x5 is larger than its 3x3 input; use a smaller kernel or 'same' padding");
     }
     SECTION("a cycle") {
-        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), from(add("add1", {"input", "fc"}), {"input", "fc"}),
-                                                   from(dense("fc", 4), {"add1"}), from(dense("out", 2), {"add1"})}),
-                            "the graph has a cycle through 'add1'");
+        require_network_error(spec_of({1, 4, 1, 1}, {input_layer(), from(add("add1", {"input", "fc"}), {"input", "fc"}),
+                                                     from(dense("fc", 4), {"add1"}), from(dense("out", 2), {"add1"})}),
+                              "the graph has a cycle through 'add1'");
     }
     SECTION("an unknown input") {
-        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), from(dense("out", 2), {"fc0"})}),
-                            "Dense 'out' reads from 'fc0', which is not a layer of this network");
+        require_network_error(spec_of({1, 4, 1, 1}, {input_layer(), from(dense("out", 2), {"fc0"})}),
+                              "Dense 'out' reads from 'fc0', which is not a layer of this network");
     }
     SECTION("a loose branch") {
-        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("side", 3), from(dense("out", 2), {"input"})}),
-                            "Dense 'side' is not connected to the output; connect it or remove it");
+        require_network_error(
+            spec_of({1, 4, 1, 1}, {input_layer(), dense("side", 3), from(dense("out", 2), {"input"})}),
+            "Dense 'side' is not connected to the output; connect it or remove it");
     }
     SECTION("Add of different shapes") {
-        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("a", 3), from(dense("b", 5), {"input"}),
-                                                   add("sum", {"a", "b"}), dense("out", 2)}),
-                            "Add 'sum' needs inputs of the same shape: 'a' gives (3), 'b' gives (5)");
+        require_network_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("a", 3), from(dense("b", 5), {"input"}),
+                                                     add("sum", {"a", "b"}), dense("out", 2)}),
+                              "Add 'sum' needs inputs of the same shape: 'a' gives (3), 'b' gives (5)");
     }
     SECTION("a classifier with one output unit") {
-        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("out", 1)}),
-                            "the output Dense 'out' has 1 unit; a classifier needs one unit per class (at least 2)");
+        require_network_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("out", 1)}),
+                              "the output Dense 'out' has 1 unit; a classifier needs one unit per class (at least 2)");
     }
     SECTION("a classifier ending in an image") {
-        require_model_error(spec_of({1, 1, 6, 6}, {input_layer(), conv2d("c", 3, 3)}),
-                            "the output Conv2D 'c' gives (3, 4, 4); a classifier must end in flat class scores (add "
-                            "Flatten and a Dense layer)");
+        require_network_error(spec_of({1, 1, 6, 6}, {input_layer(), conv2d("c", 3, 3)}),
+                              "the output Conv2D 'c' gives (3, 4, 4); a classifier must end in flat class scores (add "
+                              "Flatten and a Dense layer)");
     }
     SECTION("duplicate names") {
-        require_model_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("fc", 3), dense("fc", 2)}),
-                            "two layers are named 'fc'; names must be unique");
+        require_network_error(spec_of({1, 4, 1, 1}, {input_layer(), dense("fc", 3), dense("fc", 2)}),
+                              "two layers are named 'fc'; names must be unique");
     }
 }
 

@@ -27,7 +27,7 @@ std::string describe(const ConvCase& c) {
     return text.str();
 }
 
-constexpr double tolerance = 1e-5;  // see ops/conv2d.h
+constexpr double conv_tolerance = 1e-5;  // see ops/conv2d.h
 
 // Whether a case runs: every one normally, only those of at most 20,000 input values times filters
 // when small_op_tests_only() (the odd-shape cases; the large ones take minutes under Oclgrind).
@@ -86,14 +86,14 @@ TEST_CASE("conv2d forward and backward match the direct reference on odd shapes"
     ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace], plan);
     std::vector<float> y_ref(y_shape.count());
     ref::conv2d_forward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, y_ref);
-    test::require_close(t.read(layer.y), y_ref, tolerance, "y");
+    test::require_close(t.read(layer.y), y_ref, conv_tolerance, "y");
 
     // The backward must not rely on what the forward left in the workspace.
     t.write(layer.workspace, test::random_values(workspace_elements, 40));
     std::vector<float> dx_ref(c.x.count()), dw_ref(w_shape.count()), db_ref(b_shape.count());
     ref::conv2d_backward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.dy_host, dx_ref, dw_ref,
                                 db_ref);
-    test::check_weighted_backward(layer, dx_ref, dw_ref, db_ref, tolerance,
+    test::check_weighted_backward(layer, dx_ref, dw_ref, db_ref, conv_tolerance,
                                   [&](const Tensor& dx, ops::GradWrite write) {
                                       ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], dx,
                                                            write, t[layer.dw], t[layer.db], t[layer.workspace], plan);
@@ -126,14 +126,14 @@ TEST_CASE("conv2d with a fused activation matches the reference convolution, the
     std::vector<float> z_ref(y_shape.count());
     ref::conv2d_forward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, z_ref);
     const test::FusedActivationReference fused = test::fused_activation_reference(activation, z_ref, layer.dy_host);
-    test::require_close(t.read(layer.y), fused.y, tolerance, "y");
+    test::require_close(t.read(layer.y), fused.y, conv_tolerance, "y");
 
     // The backward reads the forward's activated output (and nothing it left in the workspace).
     t.write(layer.workspace, test::random_values(workspace_elements, 60));
     std::vector<float> dx_ref(c.x.count()), dw_ref(w_shape.count()), db_ref(b_shape.count());
     ref::conv2d_backward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, fused.dz, dx_ref, dw_ref, db_ref);
     test::check_weighted_backward(
-        layer, dx_ref, dw_ref, db_ref, tolerance, [&](const Tensor& dx, ops::GradWrite write) {
+        layer, dx_ref, dw_ref, db_ref, conv_tolerance, [&](const Tensor& dx, ops::GradWrite write) {
             ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], dx, write, t[layer.dw],
                                  t[layer.db], t[layer.workspace], plan, activation, t[layer.y]);
         });
@@ -190,7 +190,7 @@ TEST_CASE("the gemm method's column matrix kept from the forward spares the back
     ops::conv2d_forward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.b], t[layer.y], t[layer.workspace], plan);
     std::vector<float> y_ref(y_shape.count());
     ref::conv2d_forward<float>(c.geometry, c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, y_ref);
-    test::require_close(t.read(layer.y), y_ref, tolerance, "y");
+    test::require_close(t.read(layer.y), y_ref, conv_tolerance, "y");
 
     // Another layer sharing the workspace overwrites it; the backward reads the kept columns.
     t.write(layer.workspace, test::random_values(workspace_elements, 90));
@@ -201,9 +201,9 @@ TEST_CASE("the gemm method's column matrix kept from the forward spares the back
     ops::conv2d_backward(runtime, c.geometry, t[layer.x], t[layer.w], t[layer.dy], t[layer.dx],
                          ops::GradWrite::overwrite, t[layer.dw], t[layer.db], t[layer.workspace], plan);
     const ops::Runtime::Launches after = runtime.launches();
-    test::require_close(t.read(layer.dx), dx_ref, tolerance, "dx");
-    test::require_close(t.read(layer.dw), dw_ref, tolerance, "dweight");
-    test::require_close(t.read(layer.db), db_ref, tolerance, "dbias");
+    test::require_close(t.read(layer.dx), dx_ref, conv_tolerance, "dx");
+    test::require_close(t.read(layer.dw), dw_ref, conv_tolerance, "dweight");
+    test::require_close(t.read(layer.db), db_ref, conv_tolerance, "dbias");
     // The same backward building its own columns (in a workspace with room for them) launches one
     // kernel more: the im2col. The smaller workspace is too small for it.
     const ops::Runtime::Launches rebuilt_before = runtime.launches();

@@ -14,7 +14,7 @@ struct DenseCase {
     int out;
 };
 
-constexpr double tolerance = 1e-5;  // see ops/dense.h
+constexpr double dense_tolerance = 1e-5;  // see ops/dense.h
 }  // namespace
 
 TEST_CASE("dense forward and backward match the reference on odd shapes", "[dense]") {
@@ -29,12 +29,12 @@ TEST_CASE("dense forward and backward match the reference on odd shapes", "[dens
     ops::dense_forward(runtime, t[layer.x], t[layer.w], t[layer.b], t[layer.y]);
     std::vector<float> y_ref(y_shape.count());
     ref::dense_forward<float>(c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, y_ref);
-    test::require_close(t.read(layer.y), y_ref, tolerance, "y");
+    test::require_close(t.read(layer.y), y_ref, dense_tolerance, "y");
 
     std::vector<float> dx_ref(c.x.count()), dw_ref(w_shape.count()), db_ref(b_shape.count());
     ref::dense_backward<float>(c.x, w_shape, layer.x_host, layer.w_host, layer.dy_host, dx_ref, dw_ref, db_ref);
     test::check_weighted_backward(
-        layer, dx_ref, dw_ref, db_ref, tolerance, [&](const Tensor& dx, ops::GradWrite write) {
+        layer, dx_ref, dw_ref, db_ref, dense_tolerance, [&](const Tensor& dx, ops::GradWrite write) {
             ops::dense_backward(runtime, t[layer.x], t[layer.w], t[layer.dy], dx, write, t[layer.dw], t[layer.db]);
         });
 }
@@ -59,11 +59,11 @@ TEST_CASE("dense with a fused activation matches the reference layer, then the r
     std::vector<float> z_ref(y_shape.count());
     ref::dense_forward<float>(c.x, w_shape, layer.x_host, layer.w_host, layer.b_host, z_ref);
     const test::FusedActivationReference fused = test::fused_activation_reference(activation, z_ref, layer.dy_host);
-    test::require_close(t.read(layer.y), fused.y, tolerance, "y");
+    test::require_close(t.read(layer.y), fused.y, dense_tolerance, "y");
 
     std::vector<float> dx_ref(c.x.count()), dw_ref(w_shape.count()), db_ref(b_shape.count());
     ref::dense_backward<float>(c.x, w_shape, layer.x_host, layer.w_host, fused.dz, dx_ref, dw_ref, db_ref);
-    test::check_weighted_backward(layer, dx_ref, dw_ref, db_ref, tolerance,
+    test::check_weighted_backward(layer, dx_ref, dw_ref, db_ref, dense_tolerance,
                                   [&](const Tensor& dx, ops::GradWrite write) {
                                       ops::dense_backward(runtime, t[layer.x], t[layer.w], t[layer.dy], dx, write,
                                                           t[layer.dw], t[layer.db], activation, t[layer.y]);

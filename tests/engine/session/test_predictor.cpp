@@ -37,7 +37,7 @@ constexpr std::size_t pixels = std::size_t(channels) * size * size;
 constexpr float bn_epsilon = 0.01f;  // not Keras's default, so the predictor must read the layer's
 // A whole network in float against the double reference: each op is within 1e-5 (ops/conv2d.h,
 // ops/dense.h); a few of them in a row stay well within this.
-constexpr double tolerance = 1e-4;
+constexpr double predictor_tolerance = 1e-4;
 
 const std::vector<float> channel_mean = {0.3f, 0.45f, 0.6f};
 const std::vector<float> channel_stddev = {0.2f, 0.25f, 0.3f};
@@ -215,7 +215,7 @@ TEST_CASE("a predictor's probabilities equal the reference's softmax, in one cal
         INFO("image " << i);
         const test::ReferencePass expected = reference.forward(as_double(image_of(images, i)));
         REQUIRE(together[i].size() == 3);
-        test::require_close(together[i], test::to_float(expected.probabilities), tolerance, "probabilities");
+        test::require_close(together[i], test::to_float(expected.probabilities), predictor_tolerance, "probabilities");
         double sum = 0;
         for (float p : together[i]) sum += p;
         CHECK(sum == Approx(1.0).epsilon(1e-5));
@@ -253,7 +253,7 @@ TEST_CASE("activations give every layer's output for one image, equal to the ref
             CHECK(layers[i].width == want.width);
             REQUIRE(layers[i].values.size() == want.values.size());
             // A Conv2D's own output is before its ReLU, even if the engine fuses the two.
-            test::require_close(layers[i].values, test::to_float(want.values), tolerance, want.name);
+            test::require_close(layers[i].values, test::to_float(want.values), predictor_tolerance, want.name);
         }
     }
     SECTION("the layers named, alone") {
@@ -262,15 +262,15 @@ TEST_CASE("activations give every layer's output for one image, equal to the ref
         CHECK(conv[0].name == "conv1");
         CHECK(conv[0].type == model::LayerType::conv2d);
         CHECK((conv[0].channels == 4 && conv[0].height == 8 && conv[0].width == 8));
-        test::require_close(conv[0].values, test::to_float(expected.layers[1].values), tolerance, "conv1");
+        test::require_close(conv[0].values, test::to_float(expected.layers[1].values), predictor_tolerance, "conv1");
     }
     SECTION("in execution order, whatever order they were asked in") {
         const std::vector<LayerOutput> two = predictor.activations(image, {"fc2", "pool"});
         REQUIRE(two.size() == 2);
         CHECK(two[0].name == "pool");
         CHECK(two[1].name == "fc2");
-        test::require_close(two[0].values, test::to_float(expected.layers[4].values), tolerance, "pool");
-        test::require_close(two[1].values, test::to_float(expected.logits), tolerance, "fc2");
+        test::require_close(two[0].values, test::to_float(expected.layers[4].values), predictor_tolerance, "pool");
+        test::require_close(two[1].values, test::to_float(expected.logits), predictor_tolerance, "fc2");
     }
     SECTION("a layer the network lacks is refused by name") {
         CHECK_THAT(message_of<std::invalid_argument>([&] { predictor.activations(image, {"conv9"}); }),
@@ -315,8 +315,8 @@ TEST_CASE("input_gradient equals the reference's gradient of the class score wit
             CHECK(gradient.label == label);
             CHECK(gradient.score == Approx(expected.logits[std::size_t(label)]).margin(1e-4));
             REQUIRE(gradient.values.size() == pixels);
-            test::require_close(gradient.values, test::to_float(reference.input_gradient(raw, label)), tolerance,
-                                "d score / d raw pixel");
+            test::require_close(gradient.values, test::to_float(reference.input_gradient(raw, label)),
+                                predictor_tolerance, "d score / d raw pixel");
         }
     }
 }
@@ -349,7 +349,7 @@ TEST_CASE("occlusion equals a loop of single predictions with a grey patch at ev
             }
         // Differences of probabilities: absolute errors, on the scale of a probability (1).
         test::require_close(map.drops, looped, 1e-5, "drops against single predictions", 1.0);
-        test::require_close(map.drops, referenced, tolerance, "drops against the reference", 1.0);
+        test::require_close(map.drops, referenced, predictor_tolerance, "drops against the reference", 1.0);
         CHECK(test::max_abs(map.drops) > 1e-3);  // the patches change something
 
         const std::vector<float> pixel = map.pixel_drops(size, size);

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "engine/runs/run_record.h"
+#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps;
@@ -96,15 +97,8 @@ bool same(const std::optional<double>& a, const std::optional<double>& b) {
     return a.has_value() == b.has_value() && (!a || same(*a, *b));
 }
 
-void write_text(const fs::path& file, const std::string& text) {
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << text;
-}
-
-std::string read_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using bps::test::read_text;
+using bps::test::write_text;
 
 session::RunRecord record_in(const fs::path& runs, const std::string& started_at, const std::string& name) {
     session::RunRecord record;
