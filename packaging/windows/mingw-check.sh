@@ -62,6 +62,30 @@ for generated in kernels/embedded_kernel_files.cpp engine/embedded_examples.cpp 
   [ -f "$build_dir/$generated" ] && sources+=("$build_dir/$generated")
 done
 
+# A unity build (BACKPROP_UNITY_BUILD) compiles these targets' sources in the batches CMake wrote,
+# and the Windows build compiles the same batches: they are checked as they are, which takes a
+# third of the time of checking every source alone. The sources no batch includes (those CMake
+# compiles alone, and the Windows-only loader) are checked alone. A build configured with
+# -DBACKPROP_UNITY_BUILD=OFF is checked file by file, which also catches a source that leans on
+# the includes of another in its batch.
+if grep -q '^BACKPROP_UNITY_BUILD:BOOL=ON$' "$build_dir/CMakeCache.txt" 2>/dev/null; then
+  batches=()
+  for target in engine/CMakeFiles/engine.dir datasets/CMakeFiles/datasets.dir app/CMakeFiles/backprop.dir \
+                kernels/CMakeFiles/embedded_kernels.dir; do
+    for batch in "$build_dir/$target"/Unity/unity_*_cxx.cxx; do [ -f "$batch" ] && batches+=("$batch"); done
+  done
+  [ ${#batches[@]} -gt 0 ] || { echo "FAILED: $build_dir is a unity build, but has no unity files for the engine"; exit 1; }
+  batched=$(sed -n 's/^#include "\(.*\)"$/\1/p' "${batches[@]}" | sort -u)
+  alone=()
+  for source in "${sources[@]}"; do
+    absolute=$source
+    [ "${source#/}" = "$source" ] && absolute=$source_dir/$source
+    grep -qxF "$absolute" <<<"$batched" || alone+=("$source")
+  done
+  echo "unity build: $(wc -l <<<"$batched") sources in ${#batches[@]} batches, ${#alone[@]} alone"
+  sources=("${batches[@]}" "${alone[@]}")
+fi
+
 echo "checking ${#sources[@]} translation units with $compiler ($("$compiler" -dumpversion))"
 log=$(mktemp "${TMPDIR:-/tmp}/mingw-check-XXXXXX.log")
 cd "$source_dir"

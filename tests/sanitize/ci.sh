@@ -47,6 +47,29 @@ export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$scratch/pocl}
 
 failures=()
 
+# The fuzzers and the dataset tests are one process on one core each: they run side by side, as
+# many at a time as there are cores, each into its own log, which is shown in the order started.
+# A job that fails says why in its log and returns non-zero.
+jobs_dir=$scratch/jobs
+mkdir -p "$jobs_dir"
+job_names=()
+start_job() {  # start_job NAME COMMAND...
+    local name=$1
+    shift
+    while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+    ("$@" >"$jobs_dir/$name.out" 2>&1 || touch "$jobs_dir/$name.failed") &
+    job_names+=("$name")
+}
+finish_jobs() {
+    wait
+    local name
+    for name in "${job_names[@]}"; do
+        cat "$jobs_dir/$name.out"
+        if [ -f "$jobs_dir/$name.failed" ]; then failures+=("$name"); fi
+    done
+    job_names=()
+}
+
 # The weights reader: its corpus replayed as it is (every input HDF5 and we get right), then fuzzed
 # in fork mode past HDF5's own crashes (tests/fuzz/hdf5-target.sh); only a report of ours fails.
 source "$project/tests/fuzz/hdf5-target.sh"
@@ -58,9 +81,8 @@ fuzz_weights_reader() {
     if ! TMPDIR=$scratch timeout --kill-after=10 $((fuzz_seconds + 60)) "${hdf5_env[@]}" "$fuzzer" "$@" "$corpus"/* \
         >"$log" 2>&1; then
         tail -n 60 "$log"
-        echo "!! sanitize: fuzz_weights_reader failed on its own corpus" >&2
-        failures+=(fuzz_weights_reader)
-        return
+        echo "!! sanitize: fuzz_weights_reader failed on its own corpus"
+        return 1
     fi
     TMPDIR=$scratch timeout --kill-after=10 $((fuzz_seconds + 60)) "${hdf5_env[@]}" "$fuzzer" "$@" -seed=1 \
         -runs="${fuzz_runs[weights_reader]}" -max_total_time="$fuzz_seconds" "${hdf5_fuzz_options[@]}" "$corpus" \
@@ -69,26 +91,18 @@ fuzz_weights_reader() {
     if ! hdf5_sort_artifacts "$fuzzer" "$scratch/artifacts/weights_reader-"*; then
         mkdir -p "$build/fuzz-artifacts"
         cp "$scratch/artifacts/weights_reader-"* "$build/fuzz-artifacts/" 2>/dev/null || true
-        echo "!! sanitize: fuzz_weights_reader found a problem of ours; its input is in $build/fuzz-artifacts" >&2
-        failures+=(fuzz_weights_reader)
+        echo "!! sanitize: fuzz_weights_reader found a problem of ours; its input is in $build/fuzz-artifacts"
+        return 1
     fi
 }
 
-# The committed corpus is copied: a run adds the inputs it finds interesting to its corpus folder.
-for target in "${fuzz_targets[@]}"; do
-    corpus=$scratch/corpus/$target
-    mkdir -p "$corpus" "$scratch/artifacts"
-    cp "$project/tests/fuzz/corpus/$target/"* "$corpus/"
-    # -rss_limit_mb/-malloc_limit_mb: one allocation or a process past 2 GiB is a finding.
-    limits=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -artifact_prefix="$scratch/artifacts/$target-")
-    if [ "$target" = weights_reader ]; then
-        fuzz_weights_reader "$corpus" "${limits[@]}"
-        continue
-    fi
+fuzz_target() {  # fuzz_target TARGET CORPUS LIMITS...
+    local target=$1 corpus=$2
+    shift 2
     echo "== sanitize: fuzzing $target with ${fuzz_runs[$target]} inputs (seed 1, at most ${fuzz_seconds} s)"
-    run=("$build/tests/fuzz/fuzz_$target" "${limits[@]}" -seed=1 -runs="${fuzz_runs[$target]}"
-         -max_total_time="$fuzz_seconds" -print_final_stats=1 "$corpus")
-    log=$scratch/fuzz-$target.log
+    local run=("$build/tests/fuzz/fuzz_$target" "$@" -seed=1 -runs="${fuzz_runs[$target]}"
+               -max_total_time="$fuzz_seconds" -print_final_stats=1 "$corpus")
+    local log=$scratch/fuzz-$target.log
     # TMPDIR: the targets write each input to a file there, left behind by a crash; the trap clears it.
     if TMPDIR=$scratch timeout --kill-after=10 $((fuzz_seconds + 60)) "${run[@]}" >"$log" 2>&1; then
         grep -E '^stat::number_of_executed_units|^Executed ' "$log" | tail -n 1 | sed "s/^/   $target: /"
@@ -96,10 +110,10 @@ for target in "${fuzz_targets[@]}"; do
         tail -n 60 "$log"
         mkdir -p "$build/fuzz-artifacts"
         cp "$scratch/artifacts/$target-"* "$build/fuzz-artifacts/" 2>/dev/null || true
-        echo "!! sanitize: fuzz_$target found a problem; its input is in $build/fuzz-artifacts" >&2
-        failures+=("fuzz_$target")
+        echo "!! sanitize: fuzz_$target found a problem; its input is in $build/fuzz-artifacts"
+        return 1
     fi
-done
+}
 
 run_tests() {
     local name=$1 spec=$2 seconds=$3
@@ -109,12 +123,33 @@ run_tests() {
         tail -n 3 "$log"
     else
         tail -n 150 "$log"
-        echo "!! sanitize: $name failed (or a sanitizer reported)" >&2
-        failures+=("$name")
+        echo "!! sanitize: $name failed (or a sanitizer reported)"
+        return 1
     fi
 }
-run_tests engine_tests "$engine_tests_spec" 420
-run_tests datasets_tests "$datasets_tests_spec" 300
+
+# The committed corpus is copied: a run adds the inputs it finds interesting to its corpus folder.
+phase=$SECONDS
+for target in "${fuzz_targets[@]}"; do
+    corpus=$scratch/corpus/$target
+    mkdir -p "$corpus" "$scratch/artifacts"
+    cp "$project/tests/fuzz/corpus/$target/"* "$corpus/"
+    # -rss_limit_mb/-malloc_limit_mb: one allocation or a process past 2 GiB is a finding.
+    limits=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -artifact_prefix="$scratch/artifacts/$target-")
+    if [ "$target" = weights_reader ]; then
+        start_job fuzz_weights_reader fuzz_weights_reader "$corpus" "${limits[@]}"
+    else
+        start_job "fuzz_$target" fuzz_target "$target" "$corpus" "${limits[@]}"
+    fi
+done
+start_job datasets_tests run_tests datasets_tests "$datasets_tests_spec" 300
+finish_jobs
+echo "== sanitize: fuzzers and dataset tests, $(nproc) at a time: $((SECONDS - phase)) s"
+# The engine tests alone: PoCL runs their kernels on every core.
+phase=$SECONDS
+start_job engine_tests run_tests engine_tests "$engine_tests_spec" 420
+finish_jobs
+echo "== sanitize: engine tests: $((SECONDS - phase)) s"
 
 # The kernels under a second OpenCL implementation, from the normal build (packaging/setup-debian.sh
 # builds it first; BACKPROP_ENGINE_TESTS names another).

@@ -33,6 +33,8 @@
 #include "engine/course/progress.h"
 #include "engine/project/project.h"
 #include "engine/session/run_evaluation.h"
+#include "tests/support/files.h"
+#include "tests/ui/qt_test_class.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/course/course_panel.h"
 #include "ui/course/exercise_dock.h"
@@ -51,13 +53,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int run_timeout_ms = 240000;  // a cold kernel cache on a busy machine
+constexpr int exercise_run_timeout_ms = 240000;  // a cold kernel cache on a busy machine
 const char* const exercise_id = "folder-01-hidden-layer";
-
-std::string file_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 void write_text(const fs::path& file, const std::string& text) {
     std::ofstream(file, std::ios::binary) << text;
@@ -146,7 +143,7 @@ class CourseTest : public QObject {
     course::CheckReport check() {
         QSignalSpy checked(course_.get(), &app::CourseController::checked);
         QTest::mouseClick(dock()->check_button(), Qt::LeftButton);
-        if (!checked.wait(run_timeout_ms)) {
+        if (!checked.wait(exercise_run_timeout_ms)) {
             qWarning("Check did not answer");
             return {};
         }
@@ -200,7 +197,7 @@ private slots:
     void cleanup() {
         if (course_ && course_->queue()->busy()) {
             QSignalSpy idle(course_->queue(), &app::JobQueue::idle);
-            QVERIFY(idle.wait(run_timeout_ms));
+            QVERIFY(idle.wait(exercise_run_timeout_ms));
         }
         course_.reset();
         training_.reset();
@@ -300,7 +297,7 @@ private slots:
         // Train, through the real training path.
         QSignalSpy ended(training_.get(), &app::TrainingController::runEnded);
         QTest::mouseClick(window_->train_panel()->train_button(), Qt::LeftButton);
-        QVERIFY2(ended.wait(run_timeout_ms), "the run did not end");
+        QVERIFY2(ended.wait(exercise_run_timeout_ms), "the run did not end");
         QCOMPARE(QString::fromStdString(ended.takeFirst().at(0).value<session::RunRecord>().receipt.outcome),
                  QString("finished"));
 
@@ -327,7 +324,7 @@ private slots:
         window_->panels()->setCurrentWidget(panel());
         QTest::mouseClick(panel()->export_button(), Qt::LeftButton);
         QVERIFY(errors_.isEmpty());
-        const nlohmann::json exported = nlohmann::json::parse(file_text(here("report.json")));
+        const nlohmann::json exported = nlohmann::json::parse(bps::test::read_text(here("report.json")));
         QCOMPARE(exported.at("format").get<std::string>(), std::string("backprop-studio-course-report"));
         QCOMPARE(exported.at("passed").get<int>(), 1);
         QCOMPARE(exported.at("total").get<int>(), 1);
@@ -353,7 +350,7 @@ private slots:
         QVERIFY(course_->open_exercise(exercise_id));
         QTest::mouseClick(dock()->hint_button(), Qt::LeftButton);
         QCOMPARE(dock()->hints()->count(), 1);
-        QCOMPARE(file_text(damaged), text);
+        QCOMPARE(bps::test::read_text(damaged), text);
         QCOMPARE(panel()->status_text(exercise_id), QString("In progress"));  // kept in memory meanwhile
     }
 
@@ -420,5 +417,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(CourseTest)
+BACKPROP_QT_TEST(CourseTest)
 #include "test_course.moc"

@@ -19,6 +19,7 @@
 #include "app/gui/training_controller.h"
 #include "datasets/catalogue.h"
 #include "engine/runs/run_record.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/dashboard/hideable_columns.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/run_status.h"
@@ -331,5 +332,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DashboardFitTest)
+BACKPROP_QT_TEST(DashboardFitTest)
 #include "test_dashboard_fit.moc"

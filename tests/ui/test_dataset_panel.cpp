@@ -24,6 +24,7 @@
 #include "app/gui/dataset_loading.h"
 #include "datasets/catalogue.h"
 #include "datasets/download.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
 #include "ui/devices/comparison_panel.h"
@@ -471,5 +472,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DatasetPanelTest)
+BACKPROP_QT_TEST(DatasetPanelTest)
 #include "test_dataset_panel.moc"

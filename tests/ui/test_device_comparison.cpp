@@ -26,6 +26,7 @@
 #include "app/gui/comparison_runner.h"
 #include "engine/project/project.h"
 #include "engine/session/devices.h"
+#include "tests/ui/qt_test_class.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/devices/comparison_charts.h"
 #include "ui/devices/comparison_panel.h"
@@ -436,5 +437,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DeviceComparisonTest)
+BACKPROP_QT_TEST(DeviceComparisonTest)
 #include "test_device_comparison.moc"

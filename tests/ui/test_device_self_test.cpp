@@ -15,6 +15,7 @@
 #include "engine/cl/fault_injection.h"
 #include "engine/session/devices.h"
 #include "tests/ui/own_cache_root.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/devices/device_list_model.h"
 #include "ui/devices/device_panel.h"
 #include "ui/main_window/main_window.h"
@@ -108,5 +109,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(DeviceSelfTestTest)
+BACKPROP_QT_TEST(DeviceSelfTestTest)
 #include "test_device_self_test.moc"

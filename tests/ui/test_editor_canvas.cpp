@@ -26,6 +26,8 @@
 
 #include "engine/project/network_edits.h"
 #include "engine/project/project.h"
+#include "tests/ui/palette_label.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/document/network_document.h"
 #include "ui/editor/edge_item.h"
 #include "ui/editor/network_scene.h"
@@ -45,13 +47,6 @@ namespace {
 
 QString qs(const std::string& text) {
     return QString::fromStdString(text);
-}
-
-// The label of the first palette entry that places a layer of `type`.
-std::string palette_label(LayerType type) {
-    for (const auto& entry : bps::project::palette())
-        if (entry.layer.type == type) return entry.label;
-    return {};
 }
 
 bps::model::CanvasPosition position_of(const NetworkDocument& document, const std::string& name) {
@@ -99,7 +94,7 @@ class EditorCanvasTest : public QObject {
     // Adds a layer of `type` at `x`, `y` through the document and returns its name.
     QString add(LayerType type, double x, double y) {
         std::string added;
-        const auto refused = document->add_layer(palette_label(type), {x, y}, &added);
+        const auto refused = document->add_layer(bps::test::palette_label(type), {x, y}, &added);
         if (refused) qWarning("add_layer refused: %s", refused->c_str());
         return qs(added);
     }
@@ -158,7 +153,7 @@ private slots:
     }
 
     void aPaletteDropAddsANodeOfThatTypeCentredOnTheDropPoint() {
-        const std::string label = palette_label(LayerType::dense);
+        const std::string label = bps::test::palette_label(LayerType::dense);
         view->centerOn(900, 450);
         const QPoint drop_point(300, 400);
         const QPointF scene_point = view->mapToScene(drop_point);
@@ -647,7 +642,7 @@ private slots:
 
     void thePaletteFilterKeepsMatchingEntries() {
         PaletteDock dock;
-        const std::string label = palette_label(LayerType::conv2d);
+        const std::string label = bps::test::palette_label(LayerType::conv2d);
         dock.filter()->setText(qs(label));
         int shown = 0;
         for (int g = 0; g < dock.tree()->topLevelItemCount(); ++g) {
@@ -665,5 +660,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(EditorCanvasTest)
+BACKPROP_QT_TEST(EditorCanvasTest)
 #include "test_editor_canvas.moc"

@@ -23,6 +23,8 @@
 #include "engine/model/graph_analysis.h"
 #include "engine/project/network_edits.h"
 #include "engine/project/project.h"
+#include "tests/ui/palette_label.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/document/network_document.h"
 #include "ui/editor/inspector_dock.h"
 #include "ui/editor/problems_dock.h"
@@ -42,19 +44,12 @@ void open_example(NetworkDocument& document, const char* name) {
     document.reset(project::example_project(name));
 }
 
-// The palette's label for a layer type, so the tests do not depend on how the palette words it.
-std::string palette_label(model::LayerType type) {
-    for (const project::PaletteEntry& entry : project::palette())
-        if (entry.layer.type == type) return entry.label;
-    return {};
-}
-
 // The cnn example with three problems, each made by an edit a learner could make: a Dense layer
 // fed by pool2's 4-D output without a Flatten (its own problem, and it leads nowhere), and a
 // 128-unit Dense appended after fc2, which becomes the output with 128 scores for 10 classes.
 void make_three_problems(NetworkDocument& document, std::string& probe, std::string& head) {
     open_example(document, "cnn");
-    const std::string dense = palette_label(model::LayerType::dense);
+    const std::string dense = bps::test::palette_label(model::LayerType::dense);
     QVERIFY(!dense.empty());
     QVERIFY(!document.add_layer(dense, {1000, 400}, &probe));
     QVERIFY(!document.connect("pool2", probe));
@@ -369,7 +364,7 @@ private slots:
         NetworkDocument document;
         open_example(document, "cnn");
         std::string dropout;
-        QVERIFY(!document.append_layer(palette_label(model::LayerType::dropout), "fc1", &dropout));
+        QVERIFY(!document.append_layer(bps::test::palette_label(model::LayerType::dropout), "fc1", &dropout));
         const float first_rate = document.layer(dropout)->rate;
         InspectorDock dock(&document);
         dock.show_layer(QString::fromStdString(dropout));
@@ -473,5 +468,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(EditorDocksTest)
+BACKPROP_QT_TEST(EditorDocksTest)
 #include "test_editor_docks.moc"

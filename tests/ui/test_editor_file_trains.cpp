@@ -6,6 +6,7 @@
 #include <random>
 
 #include "engine/project/project.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/document/network_document.h"
 #include "ui/main_window/project_file_io.h"
 
@@ -75,8 +76,8 @@ private slots:
 
         QProcess train;
         train.setProcessChannelMode(QProcess::MergedChannels);
-        train.start(BACKPROP_CLI, {"train", QString::fromStdString(file.string()), "--save-weights",
-                                   dir.filePath("stripes.h5")});
+        train.start(BACKPROP_CLI,
+                    {"train", QString::fromStdString(file.string()), "--save-weights", dir.filePath("stripes.h5")});
         // Bounded: a run of a few seconds; past the bound the test fails with what it printed.
         const bool finished = train.waitForFinished(540'000);
         const QString output = QString::fromLocal8Bit(train.readAll());
@@ -88,5 +89,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(EditorFileTrainsTest)
+BACKPROP_QT_TEST(EditorFileTrainsTest)
 #include "test_editor_file_trains.moc"

@@ -11,6 +11,7 @@
 #include "datasets/catalogue.h"
 #include "engine/project/project.h"
 #include "tests/ui/graph_json.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/document/network_document.h"
 #include "ui/editor/inspector_dock.h"
 #include "ui/editor/network_scene.h"
@@ -148,5 +149,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(EditorWindowTest)
+BACKPROP_QT_TEST(EditorWindowTest)
 #include "test_editor_window.moc"

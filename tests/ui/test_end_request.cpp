@@ -11,6 +11,7 @@
 #include <csignal>
 
 #include "app/gui/end_request.h"
+#include "tests/ui/qt_test_class.h"
 
 namespace {
 
@@ -67,5 +68,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(EndRequestTest)
+BACKPROP_QT_TEST(EndRequestTest)
 #include "test_end_request.moc"

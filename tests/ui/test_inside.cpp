@@ -34,6 +34,7 @@
 #include "engine/session/predictor.h"
 #include "engine/session/run_recorder.h"
 #include "engine/session/training_job.h"
+#include "tests/ui/qt_test_class.h"
 #include "tests/ui/stall_watch.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/dashboard/train_panel.h"
@@ -47,7 +48,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int run_timeout_ms = 240000;  // a cold kernel cache on a busy machine
+constexpr int inside_run_timeout_ms = 240000;  // a cold kernel cache on a busy machine
 constexpr int view_timeout_ms = 120000;
 
 // The cnn template on 10 classes of 12 generated 28x28 images: 8 batches of 16 an epoch.
@@ -100,7 +101,7 @@ fs::path train_run(const project::Project& project, const fs::path& project_file
     events.failed = [](const session::JobFailure& failure) { qWarning("the run failed: %s", failure.message.c_str()); };
     {
         session::TrainingJob job(std::move(setup), std::move(events));
-        if (!job.wait_for(std::chrono::milliseconds(run_timeout_ms))) return {};
+        if (!job.wait_for(std::chrono::milliseconds(inside_run_timeout_ms))) return {};
     }
     if (!result) return {};
     recorder.write();
@@ -306,7 +307,7 @@ private slots:
         connect(studio.training->runner(), &app::TrainingRunner::runStarted, this,
                 [&] { studio.window->panels()->setCurrentWidget(studio.panel()); });
         QTest::mouseClick(studio.window->train_panel()->train_button(), Qt::LeftButton);
-        QVERIFY2(ended.wait(run_timeout_ms), "the run did not end within 4 minutes");
+        QVERIFY2(ended.wait(inside_run_timeout_ms), "the run did not end within 4 minutes");
         watch.stop();
         const qint64 longest = watch.longest();
         qInfo("Inside tab shown while the cnn trained: %lld snapshots, %lld views, %lld live; longest UI gap %lld ms",
@@ -321,5 +322,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(InsideTest)
+BACKPROP_QT_TEST(InsideTest)
 #include "test_inside.moc"

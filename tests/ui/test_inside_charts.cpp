@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/runs/inside_figures.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/inside/layer_figures_table.h"
 #include "ui/inside/parameter_histograms.h"
 
@@ -667,5 +668,5 @@ void InsideChartsTest::screenshots() {
     }
 }
 
-QTEST_MAIN(InsideChartsTest)
+BACKPROP_QT_TEST(InsideChartsTest)
 #include "test_inside_charts.moc"

@@ -21,6 +21,7 @@
 #include <random>
 #include <vector>
 
+#include "tests/ui/qt_test_class.h"
 #include "ui/inside/activation_maps.h"
 #include "ui/inside/filter_tiles.h"
 
@@ -515,5 +516,5 @@ void InsidePicturesTest::picturesToLookAt() {
     }
 }
 
-QTEST_MAIN(InsidePicturesTest)
+BACKPROP_QT_TEST(InsidePicturesTest)
 #include "test_inside_pictures.moc"

@@ -18,6 +18,7 @@
 #include "datasets/catalogue.h"
 #include "engine/project/network_edits.h"
 #include "engine/project/project.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/dashboard/train_panel.h"
 #include "ui/document/network_document.h"
 #include "ui/editor/inspector_dock.h"
@@ -288,5 +289,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(LaptopFitTest)
+BACKPROP_QT_TEST(LaptopFitTest)
 #include "test_laptop_fit.moc"

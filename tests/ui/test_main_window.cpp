@@ -8,6 +8,7 @@
 
 #include "app/gui/startup_facts.h"
 #include "engine/base/build_info.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/devices/device_list_model.h"
 #include "ui/devices/device_panel.h"
 #include "ui/main_window/main_window.h"
@@ -91,5 +92,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(MainWindowTest)
+BACKPROP_QT_TEST(MainWindowTest)
 #include "test_main_window.moc"

@@ -8,6 +8,7 @@
 #include "engine/project/network_edits.h"
 #include "engine/project/project.h"
 #include "tests/ui/graph_json.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/document/network_document.h"
 
 namespace {
@@ -219,5 +220,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(NetworkDocumentTest)
+BACKPROP_QT_TEST(NetworkDocumentTest)
 #include "test_network_document.moc"

@@ -7,6 +7,7 @@
 
 #include "app/gui/startup_facts.h"
 #include "app/gui/startup_warning.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/devices/device_panel.h"
 #include "ui/main_window/main_window.h"
 
@@ -37,5 +38,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(NoOpenClTest)
+BACKPROP_QT_TEST(NoOpenClTest)
 #include "test_no_opencl.moc"

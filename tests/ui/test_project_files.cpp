@@ -34,6 +34,7 @@
 
 #include "datasets/catalogue.h"
 #include "engine/project/project.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/datasets/dataset_list_model.h"
 #include "ui/datasets/dataset_panel.h"
 #include "ui/document/network_document.h"
@@ -667,5 +668,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ProjectFilesTest)
+BACKPROP_QT_TEST(ProjectFilesTest)
 #include "test_project_files.moc"

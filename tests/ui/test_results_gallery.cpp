@@ -21,6 +21,7 @@
 #include "datasets/dataset.h"
 #include "engine/session/predictor.h"
 #include "engine/session/sample_evaluation.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/results/sample_detail.h"
 #include "ui/results/sample_gallery.h"
 #include "ui/results/sample_gallery_model.h"
@@ -38,8 +39,8 @@ constexpr std::size_t sample_count = 10000;
 constexpr int side = 28;
 constexpr int shirt = 6, t_shirt = 0, pullover = 2;
 
-const QStringList class_names{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
-                              "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+const QStringList fashion_class_names{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                                      "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
 
 // Sample 0 is known: a Shirt taken for a T-shirt/top at 60%, the Shirt second at 25%, then the
 // Pullover at 10%; the other seven share the last 5%.
@@ -86,7 +87,7 @@ const Fixture& fixture() {
         auto dataset = std::make_shared<datasets::Dataset>();
         dataset->name = "generated";
         dataset->shape = {1, side, side};
-        for (const QString& name : class_names) dataset->class_names.push_back(name.toStdString());
+        for (const QString& name : fashion_class_names) dataset->class_names.push_back(name.toStdString());
         dataset->labels.assign(f.labels.begin(), f.labels.end());
         dataset->images.resize(sample_count * side * side);
         for (std::size_t i = 0; i < sample_count; ++i)
@@ -131,7 +132,7 @@ std::vector<std::size_t> cell_by_loss(int true_class, int predicted_class) {
 
 void make_gallery(SampleGallery& gallery) {
     gallery.resize(900, 600);
-    gallery.set_samples(fixture().samples, class_names);
+    gallery.set_samples(fixture().samples, fashion_class_names);
     gallery.set_images(fixture().images);
 }
 
@@ -226,7 +227,7 @@ private slots:
 
     void aTileCarriesItsLabelsAndItsTopThreeClasses() {
         SampleGallery gallery;
-        gallery.set_samples(fixture().samples, class_names);
+        gallery.set_samples(fixture().samples, fashion_class_names);
         gallery.show_selection({shirt, t_shirt}, QStringLiteral("Shirt taken for T-shirt/top"));
         const auto found = std::find(gallery.shown().begin(), gallery.shown().end(), std::size_t{0});
         QVERIFY(found != gallery.shown().end());
@@ -318,7 +319,7 @@ private slots:
     void theDetailNamesTheClassesTheProbabilityAndTheLoss() {
         SampleDetail detail;
         detail.resize(600, 500);
-        detail.show_sample(0, image_of(0), 1, side, side, shirt, known_probabilities(), class_names);
+        detail.show_sample(0, image_of(0), 1, side, side, shirt, known_probabilities(), fashion_class_names);
         QCOMPARE(detail.summary_text(), QStringLiteral("true: Shirt · predicted: T-shirt/top (60.0%) · loss 1.39"));
         QCOMPARE(detail.status_text(), QStringLiteral("Computing the occlusion map and the saliency…"));
         QVERIFY(detail.image_button()->isChecked());
@@ -335,7 +336,7 @@ private slots:
     void theOverlaysWaitForTheirOwnSamplesMaps() {
         SampleDetail detail;
         detail.resize(600, 500);
-        detail.show_sample(0, image_of(0), 1, side, side, shirt, known_probabilities(), class_names);
+        detail.show_sample(0, image_of(0), 1, side, side, shirt, known_probabilities(), fashion_class_names);
         const QImage plain = detail.shown_picture();
         // Maps of an image the learner has left: ignored.
         detail.show_insight(5, one_hot_occlusion(), one_hot_saliency());
@@ -371,7 +372,8 @@ private slots:
         QCOMPARE(qGray(saliency.pixel(hot)), qGray(plain.pixel(hot)));
 
         // Another image: the overlays are off again until its own maps come.
-        detail.show_sample(7, image_of(7), 1, side, side, fixture().labels[7], probabilities_of(7), class_names);
+        detail.show_sample(7, image_of(7), 1, side, side, fixture().labels[7], probabilities_of(7),
+                           fashion_class_names);
         QCOMPARE(detail.overlay(), SampleDetail::Overlay::image);
         QVERIFY(!detail.saliency_button()->isEnabled());
         detail.show_insight_failed(7, QStringLiteral("the device ran out of memory"));
@@ -387,7 +389,7 @@ private slots:
         const QString png = dir.filePath(QStringLiteral("one image.png"));
         QVERIFY(!detail.export_png(png, &error));
         QVERIFY2(error.contains(png), qPrintable(error));
-        detail.show_sample(0, image_of(0), 1, side, side, shirt, known_probabilities(), class_names);
+        detail.show_sample(0, image_of(0), 1, side, side, shirt, known_probabilities(), fashion_class_names);
         detail.show_insight(0, one_hot_occlusion(), one_hot_saliency());
         QVERIFY(detail.choose_overlay(SampleDetail::Overlay::occlusion));
         QVERIFY2(detail.export_png(png, &error), qPrintable(error));
@@ -396,5 +398,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ResultsGalleryTest)
+BACKPROP_QT_TEST(ResultsGalleryTest)
 #include "test_results_gallery.moc"

@@ -36,6 +36,8 @@
 #include "datasets/catalogue.h"
 #include "engine/runs/run_record.h"
 #include "engine/session/drawn_image.h"
+#include "tests/support/files.h"
+#include "tests/ui/qt_test_class.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/training_dashboard.h"
@@ -53,15 +55,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int run_timeout_ms = 240000;                           // a cold kernel cache on a busy machine
-const QStringList class_names = {"bar", "dot", "ring", "twin"};  // the folder's order: sorted
+constexpr int shapes_run_timeout_ms = 240000;                          // a cold kernel cache on a busy machine
+const QStringList shape_class_names = {"bar", "dot", "ring", "twin"};  // the folder's order: sorted
 
 // 28x28 images of four classes with noise and a small random shift: a vertical bar, a dot, a ring,
 // and "twin", drawn exactly as the dot is.
 bool write_shapes_folder(const fs::path& folder, int per_class) {
     std::mt19937 generator(3);
     std::uniform_int_distribution<int> noise(0, 50), shift(-2, 2);
-    for (const QString& name : class_names) {
+    for (const QString& name : shape_class_names) {
         fs::create_directories(folder / name.toStdString());
         for (int i = 0; i < per_class; ++i) {
             const int dx = shift(generator), dy = shift(generator);
@@ -119,17 +121,12 @@ std::vector<Sample> read_samples(const fs::path& file) {
 nlohmann::json run_cli_json(const QStringList& arguments) {
     QProcess process;
     process.start(BACKPROP_CLI, arguments);
-    if (!process.waitForFinished(run_timeout_ms) || process.exitCode() != 0) {
+    if (!process.waitForFinished(shapes_run_timeout_ms) || process.exitCode() != 0) {
         qWarning("backprop %s failed: %s", qPrintable(arguments.join(' ')),
                  qPrintable(QString::fromUtf8(process.readAllStandardOutput() + process.readAllStandardError())));
         return {};
     }
     return nlohmann::json::parse(process.readAllStandardOutput().trimmed().split('\n').back().toStdString());
-}
-
-std::string file_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
 }
 
 // The count a cell's tooltip names: "dot taken for twin: 12 of 30".
@@ -162,7 +159,7 @@ class ResultsTabTest : public QObject {
     }
     void wait_until_idle() {
         QSignalSpy idle(results_->queue(), &app::JobQueue::idle);
-        QVERIFY2(!results_->queue()->busy() || idle.wait(run_timeout_ms), "the results jobs did not end");
+        QVERIFY2(!results_->queue()->busy() || idle.wait(shapes_run_timeout_ms), "the results jobs did not end");
     }
     // The Results tab on the run, evaluated first when the first test function did not run.
     void show_evaluated_results() {
@@ -171,7 +168,7 @@ class ResultsTabTest : public QObject {
         if (evaluated) return;
         QSignalSpy shown(results_.get(), &app::ResultsController::runShown);
         QTest::mouseClick(panel()->evaluate_button(), Qt::LeftButton);
-        QVERIFY2(shown.wait(run_timeout_ms), "Evaluate now did not end");
+        QVERIFY2(shown.wait(shapes_run_timeout_ms), "Evaluate now did not end");
     }
     // Draws one stroke through the points (in the canvas's 280x280 logical pixels) and waits for
     // its prediction.
@@ -185,7 +182,7 @@ class ResultsTabTest : public QObject {
         QTest::mousePress(canvas, Qt::LeftButton, {}, to_widget(points.front()));
         for (const QPoint& point : points) QTest::mouseMove(canvas, to_widget(point));
         QTest::mouseRelease(canvas, Qt::LeftButton, {}, to_widget(points.back()));
-        QVERIFY2(predicted.wait(run_timeout_ms), "no prediction after the stroke");
+        QVERIFY2(predicted.wait(shapes_run_timeout_ms), "no prediction after the stroke");
     }
 
 private slots:
@@ -198,7 +195,7 @@ private slots:
         // The run is trained by the command line, which records it beside the project as the studio does.
         QProcess train;
         train.start(BACKPROP_CLI, {"train", folder_.filePath("shapes.json")});
-        QVERIFY2(train.waitForFinished(run_timeout_ms), "backprop train did not end");
+        QVERIFY2(train.waitForFinished(shapes_run_timeout_ms), "backprop train did not end");
         QVERIFY2(train.exitCode() == 0, train.readAllStandardOutput() + train.readAllStandardError());
     }
     void init() {
@@ -246,7 +243,7 @@ private slots:
 
         QSignalSpy shown(results_.get(), &app::ResultsController::runShown);
         QTest::mouseClick(panel()->evaluate_button(), Qt::LeftButton);
-        QVERIFY2(shown.wait(run_timeout_ms), "Evaluate now did not end");
+        QVERIFY2(shown.wait(shapes_run_timeout_ms), "Evaluate now did not end");
         QCOMPARE(panel()->split(), ui::ResultsPanel::Split::test);
         const nlohmann::json cli =
             run_cli_json({"evaluate", QString::fromStdString(run()->weights().string()), "--confusion", "--json"});
@@ -287,13 +284,14 @@ private slots:
         ui::ConfusionMatrixView* matrix = panel()->matrix_view();
         QTest::mouseClick(matrix, Qt::LeftButton, {}, matrix->cell_rect(t, p).center());
         QCOMPARE(panel()->gallery()->shown(), expected);
-        QCOMPARE(matrix->cell_text(t, p),
-                 QString("%1 taken for %2: %3 of 30").arg(class_names[t], class_names[p]).arg(expected.size()));
+        QCOMPARE(
+            matrix->cell_text(t, p),
+            QString("%1 taken for %2: %3 of 30").arg(shape_class_names[t], shape_class_names[p]).arg(expected.size()));
 
         QSignalSpy insight(results_.get(), &app::ResultsController::insightShown);
         QListView* view = panel()->gallery()->view();
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, panel()->gallery()->tile_rect(0).center());
-        QVERIFY2(insight.count() > 0 || insight.wait(run_timeout_ms), "no occlusion map and saliency");
+        QVERIFY2(insight.count() > 0 || insight.wait(shapes_run_timeout_ms), "no occlusion map and saliency");
         QCOMPARE(insight.last().at(0).value<std::size_t>(), expected.front());
     }
 
@@ -335,7 +333,7 @@ private slots:
         // No centring: the same drawing stays in the corner.
         QSignalSpy predicted_again(results_.get(), &app::ResultsController::predictionShown);
         try_it()->no_centring_box()->click();
-        QVERIFY2(predicted_again.wait(run_timeout_ms), "no prediction after No centring");
+        QVERIFY2(predicted_again.wait(shapes_run_timeout_ms), "no prediction after No centring");
         QVERIFY(try_it()->save_received_image(saved, &error));
         const auto [raw_row, raw_column] = centre_of(saved);
         QVERIFY2(raw_row < 10 && raw_column < 6,
@@ -347,7 +345,7 @@ private slots:
         // A second run of the same project, recorded by the command line.
         QProcess train;
         train.start(BACKPROP_CLI, {"train", folder_.filePath("shapes.json"), "--epochs", "1"});
-        QVERIFY2(train.waitForFinished(run_timeout_ms), "backprop train did not end");
+        QVERIFY2(train.waitForFinished(shapes_run_timeout_ms), "backprop train did not end");
         QVERIFY2(train.exitCode() == 0, train.readAllStandardOutput() + train.readAllStandardError());
         QVERIFY(window_->open_project(folder_.filePath("shapes.json")));
         const QStringList ids = window_->dashboard()->run_list()->run_ids();
@@ -373,8 +371,8 @@ private slots:
         show_evaluated_results();
         wait_until_idle();
         const fs::path weights = run()->weights();
-        const std::string weights_before = file_text(weights);
-        const std::string project_before = file_text(here("shapes.json"));
+        const std::string weights_before = bps::test::read_text(weights);
+        const std::string project_before = bps::test::read_text(here("shapes.json"));
         QAction* gallery_csv = nullptr;
         for (QAction* action : panel()->export_button()->menu()->actions())
             if (action->text().startsWith("Gallery as CSV")) gallery_csv = action;
@@ -390,8 +388,8 @@ private slots:
             QVERIFY2(message.contains("save under another name"), qPrintable(message));
             QVERIFY2(message.contains(QString::fromStdString(target.filename().string())), qPrintable(message));
         }
-        QVERIFY(file_text(weights) == weights_before);
-        QVERIFY(file_text(here("shapes.json")) == project_before);
+        QVERIFY(bps::test::read_text(weights) == weights_before);
+        QVERIFY(bps::test::read_text(here("shapes.json")) == project_before);
         // Somewhere else, the export is written.
         const fs::path elsewhere = here("gallery.csv");
         panel()->ask_save_path = [&](const QString&, const QString&, const QString&) {
@@ -409,17 +407,17 @@ private slots:
         for (int y = 20; y < 36; ++y)
             for (int x = 20; x < 36; ++x) pixels[static_cast<std::size_t>(y * 56 + x)] = 230;
         QVERIFY(test::write_gray_png(image, 56, pixels));
-        const std::string image_before = file_text(image);
+        const std::string image_before = bps::test::read_text(image);
         QSignalSpy predicted(results_.get(), &app::ResultsController::predictionShown);
         emit try_it()->imageFileChosen(QString::fromStdString(image.string()));
-        QVERIFY2(predicted.wait(run_timeout_ms), "no prediction for the image file");
+        QVERIFY2(predicted.wait(shapes_run_timeout_ms), "no prediction for the image file");
         QString error;
         QVERIFY(!try_it()->save_received_image(QString::fromStdString(image.string()), &error));
         QVERIFY2(error.contains("the image file you gave"), qPrintable(error));
         QVERIFY(!try_it()->export_png(QString::fromStdString(weights.string()), &error));
         QVERIFY2(error.contains("weights.h5 of the run"), qPrintable(error));
-        QVERIFY(file_text(image) == image_before);
-        QVERIFY(file_text(weights) == weights_before);
+        QVERIFY(bps::test::read_text(image) == image_before);
+        QVERIFY(bps::test::read_text(weights) == weights_before);
         QVERIFY2(try_it()->save_received_image(folder_.filePath("received-28.png"), &error), qPrintable(error));
         QCOMPARE(QImage(folder_.filePath("received-28.png")).size(), QSize(28, 28));
     }
@@ -438,5 +436,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(ResultsTabTest)
+BACKPROP_QT_TEST(ResultsTabTest)
 #include "test_results_tab.moc"

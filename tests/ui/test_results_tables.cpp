@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "engine/runs/confusion_matrix.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/results/class_figures_table.h"
 #include "ui/results/confused_pairs_list.h"
 #include "ui/results/confusion_matrix_view.h"
@@ -590,5 +591,5 @@ void ResultsTablesTest::thePairsExportAsCsv() {
     QVERIFY2(error.contains("pairs.csv"), qPrintable(error));
 }
 
-QTEST_MAIN(ResultsTablesTest)
+BACKPROP_QT_TEST(ResultsTablesTest)
 #include "test_results_tables.moc"

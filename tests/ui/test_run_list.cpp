@@ -25,6 +25,7 @@
 #include "engine/base/number_text.h"
 #include "engine/runs/run_record.h"
 #include "engine/runs/saved_weights.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/dashboard/run_list.h"
 
 using bps::ui::RunList;
@@ -700,5 +701,5 @@ void RunListTest::continueTrainingIsOfferedOnlyForARunWithACheckpoint() {
     QVERIFY(!list.can_continue(id_of(kept)));
 }
 
-QTEST_MAIN(RunListTest)
+BACKPROP_QT_TEST(RunListTest)
 #include "test_run_list.moc"

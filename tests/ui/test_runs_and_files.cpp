@@ -20,6 +20,7 @@
 #include "app/gui/training_controller.h"
 #include "engine/runs/run_record.h"
 #include "tests/support/two_class_images.h"
+#include "tests/ui/qt_test_class.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/run_status.h"
@@ -36,7 +37,7 @@ using namespace bps;
 using RunState = ui::TrainPanel::RunState;
 
 namespace {
-constexpr int run_timeout_ms = 180000;  // a cold kernel cache on a busy machine
+constexpr int runs_timeout_ms = 180000;  // a cold kernel cache on a busy machine
 
 QString folder_of(const QString& path) {
     return QDir::cleanPath(QFileInfo(path).absolutePath());
@@ -62,7 +63,7 @@ class RunsAndFilesTest : public QObject {
         QTest::mouseClick(button, Qt::LeftButton);
     }
     session::RunRecord wait_for_end(QSignalSpy& ended) {
-        if (ended.isEmpty() && !ended.wait(run_timeout_ms)) {
+        if (ended.isEmpty() && !ended.wait(runs_timeout_ms)) {
             qWarning("the run did not end; status: %s", qPrintable(window_->dashboard()->status()->stage_text()));
             return {};
         }
@@ -172,7 +173,7 @@ private slots:
         QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
         press(panel()->train_button());
         press(panel()->pause_button());
-        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, run_timeout_ms);
+        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, runs_timeout_ms);
         window_->prompts().stop_run = [](const QString&) { return true; };
         QStringList questions;
         window_->prompts().unsaved_runs = [&](const QString& question) {
@@ -276,12 +277,12 @@ private slots:
         QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
         press(panel()->train_button());
         press(panel()->pause_button());
-        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, run_timeout_ms);
+        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, runs_timeout_ms);
         // Two batches trained (a run stopped before its first batch has nothing to test).
         press(panel()->step_button());
-        QTRY_COMPARE_WITH_TIMEOUT(controller_->record().history.batches.size(), std::size_t{1}, run_timeout_ms);
+        QTRY_COMPARE_WITH_TIMEOUT(controller_->record().history.batches.size(), std::size_t{1}, runs_timeout_ms);
         press(panel()->step_button());
-        QTRY_COMPARE_WITH_TIMEOUT(controller_->record().history.batches.size(), std::size_t{2}, run_timeout_ms);
+        QTRY_COMPARE_WITH_TIMEOUT(controller_->record().history.batches.size(), std::size_t{2}, runs_timeout_ms);
         press(panel()->stop_button());
         const session::RunRecord record = wait_for_end(ended);
         QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("stopped"));
@@ -299,7 +300,7 @@ private slots:
         box->setChecked(false);
         press(panel()->train_button());
         press(panel()->pause_button());
-        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, run_timeout_ms);
+        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, runs_timeout_ms);
         press(panel()->stop_button());
         const session::RunRecord untested = wait_for_end(ended);
         QVERIFY(!untested.receipt.test.has_value());
@@ -308,6 +309,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(RunsAndFilesTest)
+BACKPROP_QT_TEST(RunsAndFilesTest)
 
 #include "test_runs_and_files.moc"

@@ -25,6 +25,7 @@
 
 #include "datasets/catalogue.h"
 #include "engine/project/project.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/course/course_panel.h"
 #include "ui/document/network_document.h"
 #include "ui/editor/palette_dock.h"
@@ -470,5 +471,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(StartPageTest)
+BACKPROP_QT_TEST(StartPageTest)
 #include "test_start_page.moc"

@@ -22,6 +22,7 @@
 
 #include "engine/device/device_description.h"
 #include "engine/project/project.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/dashboard/train_panel.h"
 #include "ui/document/network_document.h"
 
@@ -572,5 +573,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TrainPanelTest)
+BACKPROP_QT_TEST(TrainPanelTest)
 #include "test_train_panel.moc"

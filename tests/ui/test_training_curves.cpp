@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/runs/run_record.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/dashboard/curve_smoothing.h"
 #include "ui/dashboard/training_curves.h"
 
@@ -633,5 +634,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TrainingCurvesTest)
+BACKPROP_QT_TEST(TrainingCurvesTest)
 #include "test_training_curves.moc"

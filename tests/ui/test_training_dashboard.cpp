@@ -38,6 +38,7 @@
 #include "engine/session/devices.h"
 #include "engine/session/run_evaluation.h"
 #include "tests/ui/own_cache_root.h"
+#include "tests/ui/qt_test_class.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/dashboard/run_list.h"
 #include "ui/dashboard/run_status.h"
@@ -54,7 +55,7 @@ using namespace bps;
 using RunState = ui::TrainPanel::RunState;
 
 namespace {
-constexpr int run_timeout_ms = 180000;  // a cold kernel cache on a busy machine
+constexpr int dashboard_run_timeout_ms = 180000;  // a cold kernel cache on a busy machine
 }
 
 using test::OwnCacheRoot;
@@ -102,7 +103,7 @@ class TrainingDashboardTest : public QObject {
     }
     // Waits for the run to end, and returns its record as the controller wrote it.
     session::RunRecord wait_for_end(QSignalSpy& ended) {
-        if (ended.isEmpty() && !ended.wait(run_timeout_ms)) {
+        if (ended.isEmpty() && !ended.wait(dashboard_run_timeout_ms)) {
             qWarning("the run did not end; status: %s", qPrintable(dashboard()->status()->stage_text()));
             return {};
         }
@@ -252,7 +253,7 @@ private slots:
         open(project);
         QProcess train;
         train.start(BACKPROP_CLI, {"train", folder_->filePath("halves.json")});
-        QVERIFY2(train.waitForFinished(run_timeout_ms), "backprop train did not end");
+        QVERIFY2(train.waitForFinished(dashboard_run_timeout_ms), "backprop train did not end");
         const QString trained = QString::fromUtf8(train.readAllStandardOutput() + train.readAllStandardError());
         QVERIFY2(train.exitCode() == 0, qPrintable(trained));
         QVERIFY2(trained.contains("run recorded in " + QString::fromStdString(here("halves.runs").string())),
@@ -434,13 +435,13 @@ private slots:
 
         press(panel()->train_button());
         press(panel()->pause_button());
-        QTRY_VERIFY_WITH_TIMEOUT(paused_stages() == 1, run_timeout_ms);
+        QTRY_VERIFY_WITH_TIMEOUT(paused_stages() == 1, dashboard_run_timeout_ms);
         QCOMPARE(panel()->run_state(), RunState::paused);
         QCOMPARE(reports.count(), 0);  // paused before the first batch
         // A step's own report is its handshake; the run stays paused through it.
         for (std::size_t step = 1; step <= 2; ++step) {
             press(panel()->step_button());
-            QTRY_VERIFY_WITH_TIMEOUT(reports.count() >= static_cast<int>(step), run_timeout_ms);
+            QTRY_VERIFY_WITH_TIMEOUT(reports.count() >= static_cast<int>(step), dashboard_run_timeout_ms);
             QCOMPARE(reports.count(), static_cast<int>(step));
             QCOMPARE(last_report().epoch, 0);
             QCOMPARE(last_report().batch, step);
@@ -472,9 +473,9 @@ private slots:
         reports.clear();
         press(panel()->train_button());
         press(panel()->pause_button());
-        QTRY_VERIFY_WITH_TIMEOUT(paused_stages() == 1, run_timeout_ms);
+        QTRY_VERIFY_WITH_TIMEOUT(paused_stages() == 1, dashboard_run_timeout_ms);
         press(panel()->step_button());
-        QTRY_VERIFY_WITH_TIMEOUT(reports.count() == 1, run_timeout_ms);
+        QTRY_VERIFY_WITH_TIMEOUT(reports.count() == 1, dashboard_run_timeout_ms);
         press(panel()->resume_button());
         record = wait_for_end(ended);
         QCOMPARE(QString::fromStdString(record.receipt.outcome), QString("finished"));
@@ -491,9 +492,10 @@ private slots:
         QSignalSpy reports(controller_->runner(), &app::TrainingRunner::batchReported);
         press(panel()->train_button());
         press(panel()->pause_button());
-        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, run_timeout_ms);
+        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, dashboard_run_timeout_ms);
         press(panel()->step_button());
-        QTRY_VERIFY_WITH_TIMEOUT(reports.count() == 1 && panel()->run_state() == RunState::paused, run_timeout_ms);
+        QTRY_VERIFY_WITH_TIMEOUT(reports.count() == 1 && panel()->run_state() == RunState::paused,
+                                 dashboard_run_timeout_ms);
         // The rate box stays editable during the run; the new rate counts from the next batch.
         QVERIFY(panel()->learning_rate_box()->isEnabled());
         panel()->learning_rate_box()->setValue(0.01);
@@ -543,7 +545,7 @@ private slots:
         open(wild);
         QSignalSpy ended(controller_.get(), &app::TrainingController::runEnded);
         press(panel()->train_button());
-        QTRY_VERIFY_WITH_TIMEOUT(panel()->run_state() == RunState::paused, run_timeout_ms);
+        QTRY_VERIFY_WITH_TIMEOUT(panel()->run_state() == RunState::paused, dashboard_run_timeout_ms);
         QCOMPARE(dashboard()->status()->message_headline(), QString("The training diverged, so the run is paused"));
         QVERIFY(dashboard()->status()->message_details().contains("lower learning rate"));
         QVERIFY(dashboard()->status()->message_details().contains("normalised"));
@@ -800,7 +802,7 @@ private slots:
         };
         press(panel()->train_button());
         press(panel()->pause_button());
-        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, run_timeout_ms);
+        QTRY_COMPARE_WITH_TIMEOUT(panel()->run_state(), RunState::paused, dashboard_run_timeout_ms);
         QVERIFY(!window_->new_project("mlp"));
         QVERIFY(!window_->close());
         QCOMPARE(questions.size(), 2);
@@ -834,5 +836,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TrainingDashboardTest)
+BACKPROP_QT_TEST(TrainingDashboardTest)
 #include "test_training_dashboard.moc"

@@ -19,11 +19,12 @@
 #include "engine/session/training_data.h"
 #include "tests/support/two_class_images.h"
 #include "tests/ui/own_cache_root.h"
+#include "tests/ui/qt_test_class.h"
 
 using namespace bps;
 
 namespace {
-constexpr int run_timeout_ms = 90000;  // cold kernel caches on a busy machine, under QtTest's 300 s per test
+constexpr int runner_timeout_ms = 90000;  // cold kernel caches on a busy machine, under QtTest's 300 s per test
 
 project::Project small_project(int output_units = 2) {
     return test::two_class_project(output_units);
@@ -69,7 +70,7 @@ private slots:
         QVERIFY(runner.start(setup_of(small_project())));
         QVERIFY(runner.running());
         QVERIFY2(!runner.start(setup_of(small_project())), "a second run started while one was active");
-        QVERIFY2(finished.wait(run_timeout_ms), "the run did not finish");
+        QVERIFY2(finished.wait(runner_timeout_ms), "the run did not finish");
         QCOMPARE(failed.count(), 0);
         QVERIFY(all_on_ui_thread);
 
@@ -125,22 +126,22 @@ private slots:
         QVERIFY(runner.start(std::move(setup)));
         QTRY_VERIFY_WITH_TIMEOUT(
             !stages.isEmpty() && stages.last().at(0).value<session::StageReport>().stage == session::Stage::paused,
-            run_timeout_ms);
+            runner_timeout_ms);
         const int before = batches.count();
         runner.step();
-        QTRY_VERIFY_WITH_TIMEOUT(batches.count() > before, run_timeout_ms);
+        QTRY_VERIFY_WITH_TIMEOUT(batches.count() > before, runner_timeout_ms);
         QCOMPARE(stages.last().at(0).value<session::StageReport>().stage, session::Stage::paused);
         // A new rate while paused applies from the next batch after Resume.
         runner.set_learning_rate(0.125f);
         runner.resume();
         QTRY_VERIFY_WITH_TIMEOUT(batches.last().at(0).value<session::BatchReport>().learning_rate == 0.125f,
-                                 run_timeout_ms);
+                                 runner_timeout_ms);
         const std::vector<session::Stage> sequence = stages_of(stages);
         const auto paused = std::find(sequence.begin(), sequence.end(), session::Stage::paused);
         QVERIFY(paused != sequence.end());
         QVERIFY(std::find(paused, sequence.end(), session::Stage::running) != sequence.end());
         runner.stop();
-        QVERIFY2(finished.wait(run_timeout_ms), "the run did not stop");
+        QVERIFY2(finished.wait(runner_timeout_ms), "the run did not stop");
         const session::JobResult result = finished.at(0).at(0).value<session::JobResult>();
         QVERIFY(result.stopped);
     }
@@ -152,7 +153,7 @@ private slots:
         session::JobSetup setup = setup_of(small_project());
         setup.project.training.epochs = 1000;
         QVERIFY(runner.start(std::move(setup)));
-        QVERIFY2(finished.wait(run_timeout_ms), "the run did not stop");
+        QVERIFY2(finished.wait(runner_timeout_ms), "the run did not stop");
         const session::JobResult result = finished.at(0).at(0).value<session::JobResult>();
         QVERIFY(result.stopped);
         QVERIFY(result.epochs_completed < 1000);
@@ -165,7 +166,7 @@ private slots:
         QSignalSpy failed(&runner, &app::TrainingRunner::failed);
         QSignalSpy finished(&runner, &app::TrainingRunner::finished);
         QVERIFY(runner.start(setup_of(small_project(5))));
-        QVERIFY2(failed.wait(run_timeout_ms), "no failure arrived");
+        QVERIFY2(failed.wait(runner_timeout_ms), "no failure arrived");
         QCOMPARE(finished.count(), 0);
         const session::JobFailure failure = failed.at(0).at(0).value<session::JobFailure>();
         QVERIFY(failure.kind == session::FailureKind::project);
@@ -195,7 +196,7 @@ private slots:
         session::JobSetup setup = setup_of(small_project());
         setup.batch_limit = 1;
         QVERIFY(runner.start(std::move(setup)));
-        QVERIFY2(finished.wait(run_timeout_ms), "the run did not finish");
+        QVERIFY2(finished.wait(runner_timeout_ms), "the run did not finish");
         QCOMPARE(noted.count(), 1);
         QVERIFY(noted.at(0).at(0).toString().contains("ended abruptly while using"));
         QVERIFY(on_ui_thread);
@@ -210,16 +211,16 @@ private slots:
         session::JobSetup setup = setup_of(small_project());
         setup.project.training.epochs = 1000;
         QVERIFY(runner->start(std::move(setup)));
-        QVERIFY2(batches.wait(run_timeout_ms), "training never began");
+        QVERIFY2(batches.wait(runner_timeout_ms), "training never began");
         runner.reset();
         // The application goes on: a new runner trains to the end beside the one still stopping.
         app::TrainingRunner next;
         QSignalSpy finished(&next, &app::TrainingRunner::finished);
         QVERIFY(next.start(setup_of(small_project())));
-        QVERIFY2(finished.wait(run_timeout_ms), "a run after closing the first one did not finish");
+        QVERIFY2(finished.wait(runner_timeout_ms), "a run after closing the first one did not finish");
         QCOMPARE(finished.at(0).at(0).value<session::JobResult>().epochs_completed, 3);
     }
 };
 
-QTEST_MAIN(TrainingRunnerTest)
+BACKPROP_QT_TEST(TrainingRunnerTest)
 #include "test_training_runner.moc"

@@ -23,6 +23,7 @@
 #include "app/gui/training_controller.h"
 #include "app/gui/training_runner.h"
 #include "datasets/catalogue.h"
+#include "tests/ui/qt_test_class.h"
 #include "tests/ui/stall_watch.h"
 #include "tests/ui/training_fixtures.h"
 #include "ui/dashboard/train_panel.h"
@@ -197,5 +198,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TrainingStallTest)
+BACKPROP_QT_TEST(TrainingStallTest)
 #include "test_training_stall.moc"

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <memory>
 
+#include "tests/ui/qt_test_class.h"
 #include "ui/results/probability_bars.h"
 #include "ui/try_it/drawing_canvas.h"
 #include "ui/try_it/try_it_panel.h"
@@ -452,5 +453,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TryItPanelTest)
+BACKPROP_QT_TEST(TryItPanelTest)
 #include "test_try_it_panel.moc"

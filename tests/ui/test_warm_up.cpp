@@ -25,6 +25,7 @@
 #include "kernels/embedded_kernels.h"
 #include "tests/support/two_class_images.h"
 #include "tests/ui/own_cache_root.h"
+#include "tests/ui/qt_test_class.h"
 #include "ui/devices/comparison_panel.h"
 #include "ui/devices/device_list_model.h"
 #include "ui/devices/device_panel.h"
@@ -255,5 +256,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(WarmUpTest)
+BACKPROP_QT_TEST(WarmUpTest)
 #include "test_warm_up.moc"

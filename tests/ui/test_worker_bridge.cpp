@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/gui/worker_bridge.h"
+#include "tests/ui/qt_test_class.h"
 
 using bps::app::JobChannel;
 using bps::app::WorkerBridge;
@@ -289,5 +290,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(WorkerBridgeTest)
+BACKPROP_QT_GUILESS_TEST(WorkerBridgeTest)
 #include "test_worker_bridge.moc"
