@@ -1,7 +1,7 @@
 // The Qt tests share one executable, ui_tests (tests/ui/qt_test_main.cpp): each test source
 // registers its QTest class with BACKPROP_QT_TEST where it would have had QTEST_MAIN, and
 // `ui_tests CLASS [QTest's arguments]` runs that class alone, in a process of its own, as its own
-// executable did. One executable compiles the Qt headers once (a precompiled header) and links once,
+// executable did. One executable parses the Qt headers once per unity batch and links once,
 // instead of once for each of thirty-odd tests.
 #pragma once
 

@@ -6,15 +6,14 @@
 #include <hdf5.h>
 
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <random>
 #include <thread>
 
 #include "engine/base/atomic_file.h"
 #include "engine/io/weights_file.h"
 #include "tests/engine/io/weights_error_text.h"
+#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
 using namespace bps;
@@ -60,15 +59,6 @@ WeightsFile sample_file(std::uint32_t seed = 1) {
     contents.program_version = "0.4.1 (git 0123456789)";
     contents.project = "{\"format\": \"backprop-studio-project\"}";
     return contents;
-}
-
-std::string read_bytes(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
-    std::ofstream(file, std::ios::binary) << bytes;
 }
 
 std::vector<std::string> leftovers(const std::filesystem::path& folder, const std::filesystem::path& file) {
@@ -323,14 +313,14 @@ TEST_CASE("a failed save leaves the earlier weights file byte-identical and no t
     const test::TempDir folder("weights");
     const auto file = folder.path() / "model.h5";
     io::save_weights_file(file, sample_file());
-    const std::string before = read_bytes(file);
+    const std::string before = test::read_text(file);
     REQUIRE(before.size() > 100);
 
     WeightsFile broken = sample_file();
     broken.layers.push_back({"fc2", {{"kernel", {2, 4}, values_away_from_zero(6, 7)}}});
     CHECK(test::weights_error_text([&] { io::save_weights_file(file, broken); }) ==
           file.string() + ": weight 'fc2/kernel' has 6 values but its dims 2x4 need 8");
-    CHECK(read_bytes(file) == before);
+    CHECK(test::read_text(file) == before);
     CHECK(leftovers(folder.path(), file).empty());
 }
 
@@ -414,7 +404,7 @@ TEST_CASE("temporaries left by a killed save are removed by the next save once s
     const auto stale = folder.path() / (io::temporary_prefix(file) + "0123456789abcdef");
     const auto fresh = folder.path() / (io::temporary_prefix(file) + "fedcba9876543210");
     const auto other = folder.path() / "other.h5.part-0123456789abcdef";
-    for (const auto& path : {old_style, stale, fresh, other}) write_bytes(path, "half a file");
+    for (const auto& path : {old_style, stale, fresh, other}) test::write_text(path, "half a file");
     const auto an_hour_ago = std::filesystem::file_time_type::clock::now() - std::chrono::hours(1);
     for (const auto& path : {old_style, stale, other}) std::filesystem::last_write_time(path, an_hour_ago);
 
@@ -438,16 +428,16 @@ TEST_CASE("files that are not readable weights get a message saying why", "[weig
     }
     SECTION("a text file with junk") {
         const auto file = folder.path() / "junk.h5";
-        write_bytes(file, "this is not HDF5 at all, just some text\n");
+        test::write_text(file, "this is not HDF5 at all, just some text\n");
         CHECK(read(file) ==
               file.string() + ": not an HDF5 file; weights files are written by 'backprop train --save-weights'");
     }
     SECTION("a truncated copy of a good file") {
         const auto good = folder.path() / "good.h5";
         io::save_weights_file(good, sample_file());
-        const std::string bytes = read_bytes(good);
+        const std::string bytes = test::read_text(good);
         const auto file = folder.path() / "truncated.h5";
-        write_bytes(file, bytes.substr(0, bytes.size() / 2));
+        test::write_text(file, bytes.substr(0, bytes.size() / 2));
         CHECK(read(file) ==
               file.string() + ": cannot be read: the file is damaged or incomplete (was a save or a copy cut short?)");
     }
@@ -509,7 +499,7 @@ TEST_CASE("files that are not readable weights get a message saying why", "[weig
         // good; found by fuzzing. The free space after the last object is the one to damage.
         const auto good = folder.path() / "good.h5";
         io::save_weights_file(good, sample_file());
-        const std::string bytes = read_bytes(good);
+        const std::string bytes = test::read_text(good);
         const std::size_t heap = bytes.find("GCOL");
         REQUIRE(heap != std::string::npos);
         const auto u64 = [&](std::size_t at) {
@@ -526,7 +516,7 @@ TEST_CASE("files that are not readable weights get a message saying why", "[weig
             std::string copy = bytes;
             for (int i = 0; i < 8; ++i) copy[at + 8 + i] = static_cast<char>((size >> (8 * i)) & 0xff);
             const auto file = folder.path() / name;
-            write_bytes(file, copy);
+            test::write_text(file, copy);
             return file;
         };
         const std::string tail = "; the file is damaged or incomplete (was a save or a copy cut short?)";
@@ -559,9 +549,9 @@ TEST_CASE("HDF5's own error report never reaches the user, and the caller's sett
     const test::TempDir folder("weights");
     const auto good = folder.path() / "good.h5";
     io::save_weights_file(good, sample_file());
-    const std::string bytes = read_bytes(good);
+    const std::string bytes = test::read_text(good);
     const auto truncated = folder.path() / "truncated.h5";
-    write_bytes(truncated, bytes.substr(0, bytes.size() / 2));
+    test::write_text(truncated, bytes.substr(0, bytes.size() / 2));
     const auto doubles = folder.path() / "doubles.h5";
     write_format1_file(doubles, true, 1, H5T_IEEE_F64LE);
 
