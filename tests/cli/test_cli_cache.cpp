@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "tests/cli/cli.h"
+#include "tests/cli/suite_caches.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -41,6 +42,8 @@ TEST_CASE("cache warm builds the engine's kernels once and the second run loads 
     ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", dir.path().string());
     // PoCL's cache beside ours: clear below empties the one in use, which other tests may share.
     ScopedEnvironment pocl("POCL_CACHE_DIR", std::nullopt);
+    seed_pocl_cache(dir.path() / "pocl");
+    seed_tuning(dir.path());
 
     const ProcessResult cold = run_command(backprop("cache warm"));
     REQUIRE(cold.exit_code == 0);
@@ -143,6 +146,7 @@ TEST_CASE("PoCL's own cache goes under the kernel cache folder unless the user s
     TempDir dir("cli-cache-vendor");
     ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", dir.path().string());
     ScopedEnvironment pocl("POCL_CACHE_DIR", std::nullopt);
+    seed_tuning(dir.path());  // not PoCL's cache: the test is that PoCL fills its own
     const ProcessResult result = run_command(backprop("cache warm"));
     REQUIRE(result.exit_code == 0);
     const nlohmann::json devices = nlohmann::json::parse(run_command_stdout(backprop("devices --json")).output);
@@ -162,6 +166,8 @@ TEST_CASE(
     TempDir dir("cli-cache-pocl-damage");
     ScopedEnvironment cache_dir("BACKPROP_CACHE_DIR", dir.path().string());
     ScopedEnvironment pocl("POCL_CACHE_DIR", std::nullopt);  // PoCL's cache goes under dir, ours to clear
+    seed_pocl_cache(dir.path() / "pocl");
+    seed_tuning(dir.path());
     const ProcessResult cold = run_command(backprop("cache warm"));
     REQUIRE(cold.exit_code == 0);
     const std::size_t programs = count_occurrences(cold.output, "built from source");

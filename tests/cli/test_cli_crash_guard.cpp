@@ -12,6 +12,7 @@
 #include "engine/device/tuning_record.h"
 #include "tests/cli/cli.h"
 #include "tests/cli/stripes_project.h"
+#include "tests/cli/suite_caches.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -98,6 +99,8 @@ TEST_CASE("a run that ended abruptly costs no rebuild: the next keeps the cached
           "[cli][crash-guard]") {
     TempDir dir("cli-guard-kept");
     const DriverCachesUnset unset;
+    seed_pocl_cache(dir.path() / "pocl");
+    seed_tuning(dir.path());
     const std::string cache = "BACKPROP_CACHE_DIR=" + quote(dir.path()) + " ";
     const ProcessResult cold = run_command(cache + backprop("cache warm"));
     REQUIRE(cold.exit_code == 0);
@@ -123,6 +126,8 @@ TEST_CASE("the guard and cache clear empty the PoCL cache the user's POCL_CACHE_
     const fs::path mine = dir.path() / "my-pocl";
     fs::create_directories(mine);
     std::ofstream(mine / "notes.txt") << "the user's own file";
+    seed_pocl_cache(mine);
+    seed_tuning(dir.path() / "cache");
     const std::string cache =
         "BACKPROP_CACHE_DIR=" + quote(dir.path() / "cache") + " POCL_CACHE_DIR=" + quote(mine) + " ";
     const ProcessResult cold = run_command(cache + backprop("cache warm"));
@@ -153,6 +158,8 @@ TEST_CASE("a damaged PoCL cache the user's POCL_CACHE_DIR points at no longer ab
     TempDir dir("cli-guard-user-pocl-damage");
     const DriverCachesUnset unset;
     const fs::path mine = dir.path() / "my-pocl";
+    seed_pocl_cache(mine);
+    seed_tuning(dir.path() / "cache");
     const std::string cache =
         "BACKPROP_CACHE_DIR=" + quote(dir.path() / "cache") + " POCL_CACHE_DIR=" + quote(mine) + " ";
     const ProcessResult cold = run_command(cache + backprop("cache warm"));
@@ -186,6 +193,8 @@ TEST_CASE("cache clear refuses while another process builds kernels, names it, a
           "[cli][crash-guard]") {
     TempDir dir("cli-guard-clear-busy");
     const DriverCachesUnset unset;
+    seed_pocl_cache(dir.path() / "pocl");
+    seed_tuning(dir.path());
     const std::string cache = "BACKPROP_CACHE_DIR=" + quote(dir.path()) + " ";
     REQUIRE(run_command(cache + backprop("cache warm")).exit_code == 0);
     const std::size_t entries = files_with_extension(dir.path() / "kernels", ".bin");
