@@ -53,4 +53,12 @@ void activation_backward(model::Activation kind, T slope, std::span<const T> x, 
     }
 }
 
+// Compiled once, in float and double, by reference/instances.cpp; an includer calls those.
+#define BPS_REF_ACTIVATION_INSTANCES(prefix, T)                                                               \
+    prefix template void activation_forward<T>(model::Activation, T, std::span<const T>, std::span<T>);       \
+    prefix template void activation_backward<T>(model::Activation, T, std::span<const T>, std::span<const T>, \
+                                                std::span<const T>, std::span<T>);
+BPS_REF_ACTIVATION_INSTANCES(extern, float)
+BPS_REF_ACTIVATION_INSTANCES(extern, double)
+
 }  // namespace bps::ref

@@ -100,4 +100,20 @@ void batch_norm_backward(const Shape& s, std::span<const T> x, std::span<const T
     }
 }
 
+// Compiled once, in float and double, by reference/instances.cpp; an includer calls those.
+#define BPS_REF_BATCH_NORM_INSTANCES(prefix, T)                                                                    \
+    prefix template void batch_norm_forward_train<T>(const Shape&, T, T, std::span<const T>, std::span<const T>,   \
+                                                     std::span<const T>, std::span<T>, std::span<T>, std::span<T>, \
+                                                     std::span<T>, std::span<T>);                                  \
+    prefix template void batch_norm_forward_eval<T>(const Shape&, T, std::span<const T>, std::span<const T>,       \
+                                                    std::span<const T>, std::span<const T>, std::span<const T>,    \
+                                                    std::span<T>);                                                 \
+    prefix template void batch_norm_backward_eval<T>(const Shape&, T, std::span<const T>, std::span<const T>,      \
+                                                     std::span<const T>, std::span<T>);                            \
+    prefix template void batch_norm_backward<T>(const Shape&, std::span<const T>, std::span<const T>,              \
+                                                std::span<const T>, std::span<const T>, std::span<const T>,        \
+                                                std::span<T>, std::span<T>, std::span<T>);
+BPS_REF_BATCH_NORM_INSTANCES(extern, float)
+BPS_REF_BATCH_NORM_INSTANCES(extern, double)
+
 }  // namespace bps::ref

@@ -82,4 +82,14 @@ void conv2d_backward(const model::Conv2dGeometry& g, const Shape& x_shape, const
                 }
 }
 
+// Compiled once, in float and double, by reference/instances.cpp; an includer calls those.
+#define BPS_REF_CONV2D_INSTANCES(prefix, T)                                                                           \
+    prefix template void conv2d_forward<T>(const model::Conv2dGeometry&, const Shape&, const Shape&,                  \
+                                           std::span<const T>, std::span<const T>, std::span<const T>, std::span<T>); \
+    prefix template void conv2d_backward<T>(const model::Conv2dGeometry&, const Shape&, const Shape&,                 \
+                                            std::span<const T>, std::span<const T>, std::span<const T>, std::span<T>, \
+                                            std::span<T>, std::span<T>);
+BPS_REF_CONV2D_INSTANCES(extern, float)
+BPS_REF_CONV2D_INSTANCES(extern, double)
+
 }  // namespace bps::ref

@@ -39,4 +39,13 @@ void dense_backward(const Shape& x_shape, const Shape& weight_shape, std::span<c
         }
 }
 
+// Compiled once, in float and double, by reference/instances.cpp; an includer calls those.
+#define BPS_REF_DENSE_INSTANCES(prefix, T)                                                                     \
+    prefix template void dense_forward<T>(const Shape&, const Shape&, std::span<const T>, std::span<const T>,  \
+                                          std::span<const T>, std::span<T>);                                   \
+    prefix template void dense_backward<T>(const Shape&, const Shape&, std::span<const T>, std::span<const T>, \
+                                           std::span<const T>, std::span<T>, std::span<T>, std::span<T>);
+BPS_REF_DENSE_INSTANCES(extern, float)
+BPS_REF_DENSE_INSTANCES(extern, double)
+
 }  // namespace bps::ref

@@ -44,4 +44,12 @@ void dropout_backward(std::span<const T> dy, std::span<const T> mask, std::span<
     for (std::size_t i = 0; i < dy.size(); ++i) dx[i] = dy[i] * mask[i];
 }
 
+// Compiled once, in float and double, by reference/instances.cpp; an includer calls those.
+#define BPS_REF_DROPOUT_INSTANCES(prefix, T)                                                                       \
+    prefix template void dropout_forward<T>(float, std::uint32_t, std::uint32_t, std::span<const T>, std::span<T>, \
+                                            std::span<T>);                                                         \
+    prefix template void dropout_backward<T>(std::span<const T>, std::span<const T>, std::span<T>);
+BPS_REF_DROPOUT_INSTANCES(extern, float)
+BPS_REF_DROPOUT_INSTANCES(extern, double)
+
 }  // namespace bps::ref

@@ -14,4 +14,9 @@ std::size_t count_non_finite(std::span<const T> values) {
     return count;
 }
 
+// Compiled once, in float and double, by reference/instances.cpp; an includer calls those.
+#define BPS_REF_FINITE_INSTANCES(prefix, T) prefix template std::size_t count_non_finite<T>(std::span<const T>);
+BPS_REF_FINITE_INSTANCES(extern, float)
+BPS_REF_FINITE_INSTANCES(extern, double)
+
 }  // namespace bps::ref

@@ -61,4 +61,14 @@ void mean_squared_error(std::size_t k, std::span<const T> predictions, std::span
     }
 }
 
+// Compiled once, in float and double, by reference/instances.cpp; an includer calls those.
+#define BPS_REF_LOSS_INSTANCES(prefix, T)                                                                              \
+    prefix template void softmax_cross_entropy<T>(std::size_t, std::span<const T>, std::span<const int>, std::span<T>, \
+                                                  std::span<T>, std::span<T>);                                         \
+    prefix template void softmax<T>(std::size_t, std::span<const T>, std::span<T>);                                    \
+    prefix template void mean_squared_error<T>(std::size_t, std::span<const T>, std::span<const T>, std::span<T>,      \
+                                               std::span<T>);
+BPS_REF_LOSS_INSTANCES(extern, float)
+BPS_REF_LOSS_INSTANCES(extern, double)
+
 }  // namespace bps::ref

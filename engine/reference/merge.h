@@ -50,4 +50,14 @@ void concat_backward(std::span<const T> dy, const Shape& dy_shape, int channel_o
                 dx[out++] = dy[(static_cast<std::size_t>(s) * dy_shape.c + static_cast<std::size_t>(c)) * plane + i];
 }
 
+// Compiled once, in float and double, by reference/instances.cpp; an includer calls those.
+#define BPS_REF_MERGE_INSTANCES(prefix, T)                                                                    \
+    prefix template void add_forward<T>(const std::vector<std::span<const T>>&, std::span<T>);                \
+    prefix template void add_backward<T>(std::span<const T>, std::span<T>);                                   \
+    prefix template void concat_forward<T>(const std::vector<std::span<const T>>&, const std::vector<Shape>&, \
+                                           std::span<T>);                                                     \
+    prefix template void concat_backward<T>(std::span<const T>, const Shape&, int, const Shape&, std::span<T>);
+BPS_REF_MERGE_INSTANCES(extern, float)
+BPS_REF_MERGE_INSTANCES(extern, double)
+
 }  // namespace bps::ref

@@ -53,4 +53,15 @@ void optimizer_step(const train::OptimizerSettings& settings, T lr, int t, std::
         adam_step<T>(settings, lr, t, param, grad, state[0], state[1]);
 }
 
+// Compiled once, in float and double, by reference/instances.cpp; an includer calls those.
+#define BPS_REF_OPTIMIZER_INSTANCES(prefix, T)                                                                        \
+    prefix template void sgd_step<T>(const train::OptimizerSettings&, T, std::span<T>, std::span<const T>,            \
+                                     std::span<T>);                                                                   \
+    prefix template void adam_step<T>(const train::OptimizerSettings&, T, int, std::span<T>, std::span<const T>,      \
+                                      std::span<T>, std::span<T>);                                                    \
+    prefix template void optimizer_step<T>(const train::OptimizerSettings&, T, int, std::span<T>, std::span<const T>, \
+                                           std::vector<std::vector<T>>&);
+BPS_REF_OPTIMIZER_INSTANCES(extern, float)
+BPS_REF_OPTIMIZER_INSTANCES(extern, double)
+
 }  // namespace bps::ref

@@ -85,4 +85,19 @@ void global_avg_pool_backward(const Shape& in, std::span<const T> dy, std::span<
         for (std::size_t i = 0; i < in.plane(); ++i) dx[p * in.plane() + i] = dy[p] / T(in.plane());
 }
 
+// Compiled once, in float and double, by reference/instances.cpp; an includer calls those.
+#define BPS_REF_POOL_INSTANCES(prefix, T)                                                                   \
+    prefix template void max_pool_forward<T>(const Shape&, const model::PoolGeometry&, std::span<const T>,  \
+                                             std::span<T>, std::span<int>);                                 \
+    prefix template void max_pool_backward<T>(const Shape&, const model::PoolGeometry&, std::span<const T>, \
+                                              std::span<const int>, std::span<T>);                          \
+    prefix template void avg_pool_forward<T>(const Shape&, const model::PoolGeometry&, std::span<const T>,  \
+                                             std::span<T>);                                                 \
+    prefix template void avg_pool_backward<T>(const Shape&, const model::PoolGeometry&, std::span<const T>, \
+                                              std::span<T>);                                                \
+    prefix template void global_avg_pool_forward<T>(const Shape&, std::span<const T>, std::span<T>);        \
+    prefix template void global_avg_pool_backward<T>(const Shape&, std::span<const T>, std::span<T>);
+BPS_REF_POOL_INSTANCES(extern, float)
+BPS_REF_POOL_INSTANCES(extern, double)
+
 }  // namespace bps::ref

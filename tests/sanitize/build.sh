@@ -11,7 +11,8 @@ for tool in clang-14 clang++-14 cmake; do
 done
 if [ ! -f "$build/CMakeCache.txt" ]; then
     mkdir -p "$build"
-    # -O1 and line tables only: sanitized code builds fast on two cores and reports still name lines.
+    # -O1 and line tables only: sanitized code builds fast on two cores and reports still name lines
+    # (the tests' own sources at -O0: tests/CMakeLists.txt).
     cmake -S "$project" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang-14 \
         -DCMAKE_CXX_COMPILER=clang++-14 "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" \
         "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" -DBACKPROP_BUILD_GUI=OFF -DBACKPROP_SANITIZE=ON \
