@@ -18,7 +18,7 @@ project=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$project/build"
 
 packages=(
-  build-essential cmake pkg-config                   # compiler and build
+  build-essential cmake ninja-build pkg-config       # compiler and build (Ninja: see the configure below)
   qt6-base-dev libqcustomplot-dev                    # GUI and its plots
   ocl-icd-opencl-dev opencl-headers libclblast-dev   # OpenCL and GEMM
   pocl-opencl-icd clinfo                             # an OpenCL device on any CPU
@@ -57,7 +57,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 echo "== building in $build"
-[ -f "$build/CMakeCache.txt" ] || cmake -S "$project" -B "$build" -DCMAKE_BUILD_TYPE=Release
+# Ninja rather than Make: on two cores it starts the studio's long chain (ui, then the app, then
+# the Qt tests) as soon as the engine is built, and fills the gaps with the other targets; Make
+# built the tests first and finished the chain on one core (444 s against 501 s, a fresh build).
+# A folder configured before keeps its generator.
+[ -f "$build/CMakeCache.txt" ] || cmake -S "$project" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" --parallel "$(nproc)"
 
 if [ "$mode" = run ]; then
