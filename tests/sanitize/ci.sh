@@ -8,11 +8,15 @@
 # (.ci/run) after the test command.
 #   tests/sanitize/ci.sh
 # Environment: BACKPROP_FUZZ_SECONDS (the most a target may take, 40), BACKPROP_SANITIZE_BUILD
-# (the build folder).
+# (the build folder), BACKPROP_ENGINE_TESTS (the normal build's engine_tests, which Oclgrind runs;
+# its build's CLI warms the sanitized tests' kernel cache).
 set -euo pipefail
 
 project=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${BACKPROP_SANITIZE_BUILD:-$project/build-sanitize}
+# The normal build (packaging/setup-debian.sh builds it first): its engine_tests and its CLI.
+normal_engine_tests=${BACKPROP_ENGINE_TESTS:-$project/build/tests/engine_tests}
+normal_cli=$(dirname "$normal_engine_tests")/../app/backprop
 fuzz_seconds=${BACKPROP_FUZZ_SECONDS:-40}
 fuzz_targets=(idx_reader cifar_reader project_reader image_decoder weights_reader kernel_cache_entry)
 # CI fuzzes from a fixed seed for a fixed number of inputs a target (about 20 s each on a 2-core
@@ -48,13 +52,12 @@ export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$scratch/pocl}
 # (engine/ops/runtime.h, CacheWrites), so without the warm every program a sanitized test builds
 # had PoCL preprocess its source to find its own cache entry, under ASan: a sixth of the engine
 # tests took 29 s instead of 13 s. With PoCL's cache warm from the test command it takes seconds.
-cli=$(dirname "${BACKPROP_ENGINE_TESTS:-$project/build/tests/engine_tests}")/../app/backprop
 phase=$SECONDS
-if "$cli" cache warm >"$scratch/cache-warm.log" 2>&1; then
+if "$normal_cli" cache warm >"$scratch/cache-warm.log" 2>&1; then
     echo "== sanitize: the sanitized tests' kernel cache warmed in $((SECONDS - phase)) s"
 else
     tail -n 20 "$scratch/cache-warm.log"
-    echo "note: $cli cache warm failed; the sanitized tests build kernels as they go"
+    echo "note: $normal_cli cache warm failed; the sanitized tests build kernels as they go"
 fi
 
 failures=()
@@ -193,9 +196,8 @@ if [ "$engine_passed" -ne "$engine_cases" ]; then
 fi
 echo "== sanitize: the engine tests in $engine_shards shards, the fuzzers and the dataset tests, $(nproc) at a time: $((SECONDS - phase)) s"
 
-# The kernels under a second OpenCL implementation, from the normal build (packaging/setup-debian.sh
-# builds it first; BACKPROP_ENGINE_TESTS names another).
-if ! "$project/tests/sanitize/oclgrind.sh" "${BACKPROP_ENGINE_TESTS:-$project/build/tests/engine_tests}"; then
+# The kernels under a second OpenCL implementation, from the normal build.
+if ! "$project/tests/sanitize/oclgrind.sh" "$normal_engine_tests"; then
     failures+=(oclgrind)
 fi
 
